@@ -1,0 +1,42 @@
+# Two commands do all set-up on a fresh machine with Python 3.11+ and make:
+#   make run   - virtual environment, install, migrate the SQLite database, load the demo, serve
+#   make test  - virtual environment with the dev extras, then the whole suite
+# Both are safe to run twice: installs are redone only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/planner db upgrade
+	$(BIN)/planner demo --if-empty
+	$(BIN)/planner serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/scheduler.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache

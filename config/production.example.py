@@ -1,0 +1,13 @@
+# Production settings: copy, fill in, and point PLANNER_CONFIG at the copy.
+# Secrets belong in the environment (PLANNER_SECRET_KEY, PLANNER_DATABASE_URL, PLANNER_MAIL_PASSWORD).
+ENV = "production"
+BASE_URL = "https://planner.example.com"
+UID_DOMAIN = "planner.example.com"
+MAIL_ORGANIZER_EMAIL = "recruiting@example.com"  # From and ORGANIZER of every invite; SPF/DKIM aligned
+MAIL_ORGANIZER_NAME = "Example Recruiting"
+MAIL_SERVER = "smtp.example.com"
+MAIL_PORT = 587
+MAIL_USE_TLS = True
+SESSION_COOKIE_SECURE = True
+REMEMBER_COOKIE_SECURE = True
+PREFERRED_URL_SCHEME = "https"

@@ -1,0 +1,58 @@
+"""What every command shares: building the app, turning failures into one clear sentence."""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+from planner.core.errors import PlannerError
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print one sentence on standard error and exit."""
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+def describe_db_error(exc: SQLAlchemyError) -> str:
+    if isinstance(exc, OperationalError):
+        detail = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        return f"The database cannot be reached ({detail})."
+    return f"The database refused the operation ({type(exc).__name__})."
+
+
+def clear_errors(fn):
+    """Turn domain and database errors into a one-line message and exit status 2 (1 for db errors)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except PlannerError as exc:
+            fail(str(exc))
+        except SQLAlchemyError as exc:
+            fail(describe_db_error(exc), code=1)
+
+    return wrapper
+
+
+def get_app():
+    """The current Flask app under `flask --app planner`, else a new one from the environment."""
+    from flask import current_app, has_app_context
+
+    if has_app_context():
+        return current_app._get_current_object()
+    from planner import create_app
+
+    return create_app()
+
+
+def session_scope():
+    """A session for one command; the service commits, this closes."""
+    app = get_app()
+    return app.extensions["planner.sessionmaker"]()

@@ -1,0 +1,66 @@
+"""``planner schedule PROBLEM.json [-o RESULT.json]``: the stateless scheduler on the DESIGN 5.2 contract."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from planner.core.scheduling import ProblemError, load_problem, solution_to_dict, solve
+
+#: Inputs with more rounds than this get progress lines on standard error.
+PROGRESS_ROUNDS = 50
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def _read_problem(path: Path) -> dict:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        _fail(f"{path}: no such file")
+    except IsADirectoryError:
+        _fail(f"{path}: is a directory, not a problem file")
+    except OSError as exc:
+        _fail(f"{path}: cannot be read ({exc.strerror or exc})")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        _fail(f"{path}: is not UTF-8 text (bad byte at position {exc.start})")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{path}: is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+    raise AssertionError("unreachable")
+
+
+@click.command("schedule")
+@click.argument("problem_file", metavar="PROBLEM.json", type=click.Path(path_type=Path, dir_okay=True))
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write the result JSON here instead of standard output.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the optimiser's search.")
+@click.option("--time-limit", type=float, default=None, help="Wall-clock cap in seconds (best plan so far).")
+def schedule_command(problem_file: Path, output: Path | None, seed: int, time_limit: float | None) -> None:
+    """Assign interviewers and times to the loops of PROBLEM.json and print the result JSON."""
+    data = _read_problem(problem_file)
+    try:
+        problem = load_problem(data)
+    except ProblemError as exc:
+        _fail(f"{problem_file}: {exc}")
+    rounds = sum(len(loop.rounds) for loop in problem.loops)
+    progress = (lambda line: click.echo(line, err=True)) if rounds > PROGRESS_ROUNDS else None
+    solution = solve(problem, seed=seed, time_limit=time_limit, progress=progress)
+    text = json.dumps(solution_to_dict(solution), indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":  # pragma: no cover - lets the command run before it is registered
+    schedule_command()

@@ -1,0 +1,83 @@
+"""Configuration defaults and load order: defaults, PLANNER_CONFIG file, PLANNER_* env, overrides."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from planner.core.errors import PlannerError
+
+
+class ConfigError(PlannerError):
+    """Start-up configuration is missing or wrong."""
+
+
+DEFAULTS: dict[str, Any] = {
+    "ENV": "development",
+    "SECRET_KEY": None,
+    "DATABASE_URL": None,  # None means the SQLite file in the instance folder
+    "WTF_CSRF_ENABLED": True,
+    "WTF_CSRF_TIME_LIMIT": None,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_SAMESITE": "Lax",
+    # Public base URL used in invites and feed links (no trailing slash).
+    "BASE_URL": "http://127.0.0.1:5000",
+    # The organizer of every invite: a real mailbox on the team's domain; From equals it.
+    "MAIL_ORGANIZER_EMAIL": "recruiting@planner.example",
+    "MAIL_ORGANIZER_NAME": "Recruiting",
+    "MAIL_SERVER": None,  # no server: messages stay in the outbox for download
+    "MAIL_PORT": 25,
+    "MAIL_USERNAME": None,
+    "MAIL_PASSWORD": None,
+    "MAIL_USE_TLS": False,
+    "MAIL_USE_SSL": False,
+    "MAIL_TIMEOUT": 10,
+    "UID_DOMAIN": "planner.example",
+    "SCHEDULER_TIME_LIMIT": 10.0,
+}
+
+# A development-only key so `make run` works out of the box; production refuses it.
+DEVELOPMENT_SECRET_KEY = "development-only-not-secret"
+
+
+def load_config(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Merge the configuration sources in order and check what must be there.
+
+    :raise ConfigError: the config file is missing, or production has no secret key.
+    """
+    config = dict(DEFAULTS)
+    config_file = os.environ.get("PLANNER_CONFIG")
+    if config_file:
+        path = Path(config_file)
+        if not path.is_file():
+            raise ConfigError(f"PLANNER_CONFIG names {config_file!r}, which is not a file.")
+        namespace: dict[str, Any] = {"__file__": str(path)}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102
+        config.update({k: v for k, v in namespace.items() if k.isupper()})
+    for key, value in os.environ.items():
+        if key.startswith("PLANNER_") and key != "PLANNER_CONFIG" and not key.startswith("PLANNER_TEST_"):
+            config[key.removeprefix("PLANNER_")] = _parse_env_value(value)
+    config.update(overrides or {})
+
+    if not config.get("DATABASE_URL"):
+        config["DATABASE_URL"] = f"sqlite:///{Path(instance_path) / 'planner.sqlite3'}"
+    if not config.get("SECRET_KEY"):
+        if config.get("ENV") == "production":
+            raise ConfigError("PLANNER_SECRET_KEY is not set; production refuses to start without a secret key.")
+        config["SECRET_KEY"] = DEVELOPMENT_SECRET_KEY
+    return config
+
+
+def _parse_env_value(value: str) -> Any:
+    # Environment values are strings; booleans and integers are what mail settings need.
+    lowered = value.strip().lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered.lstrip("-").isdigit():
+        return int(lowered)
+    return value

@@ -1,0 +1,156 @@
+"""The coverage engine: how a loop plan covers a posting's competencies, and what is at risk.
+
+Status of a competency, with ``count`` the number of rounds assessing it (primary or secondary):
+
+- ``gap``: no round assesses it (count == 0);
+- ``thin``: some rounds, fewer than required (0 < count < required);
+- ``ok``: required, or one more as a deliberate safety margin (required <= count <= required + 1);
+- ``over``: more than one round beyond what is required (count > required + 1), time that could
+  assess something else.
+
+Bench depth never changes a status; it raises separate risks (``no-bench``, ``thin-bench``,
+``shallow-bench``) so a manager can tell "the plan is wrong" from "the people are missing".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from planner.core.coverage.report import (
+    GAP,
+    OK,
+    OVER,
+    SEVERITY_ORDER,
+    STATUS_ORDER,
+    THIN,
+    CompetencyCoverage,
+    Coverage,
+    Issue,
+    RoundCheck,
+)
+from planner.core.coverage.risks import bench_issues, focus_issue, round_issues, status_issue
+from planner.core.coverage.types import PRIMARY, BenchEntry, CompetencyReq, RoundPlan
+from planner.core.errors import ValidationFailed
+
+#: Rounds beyond the required number that still count as ``ok`` (one spare absorbs a weak interview).
+OK_MARGIN = 1
+
+
+def coverage_status(count: int, required: int) -> str:
+    """The status for ``count`` assessing rounds against ``required`` (see the module docstring)."""
+    if count == 0:
+        return GAP
+    if count < required:
+        return THIN
+    if count <= required + OK_MARGIN:
+        return OK
+    return OVER
+
+
+def worst_status(statuses: Sequence[str]) -> str:
+    """The worst of several statuses (gap, then thin, then over, then ok); ok for none."""
+    return min(statuses, key=STATUS_ORDER.index, default=OK)
+
+
+def compute_coverage(
+    competencies: Sequence[CompetencyReq],
+    rounds: Sequence[RoundPlan],
+    bench: Mapping[str, BenchEntry] | None = None,
+) -> Coverage:
+    """Compute the competency x round matrix, statuses, round warnings and the ordered gaps and risks.
+
+    :param competencies: the posting's competencies, in the order rows should appear.
+    :param rounds: the plan's rounds, in loop order (the matrix columns).
+    :param bench: bench depth per competency slug; None when unknown (no bench risks are raised then),
+        a missing slug counts as nobody qualified.
+    :raise ValidationFailed: when two competencies share a slug or two rounds share a key.
+    """
+    _reject_duplicates([item.slug for item in competencies], "competency")
+    _reject_duplicates([item.key for item in rounds], "round key")
+    known = {req.slug for req in competencies}
+    rows: list[CompetencyCoverage] = []
+    issues: list[tuple[int, Issue]] = []
+    for req in competencies:
+        assessing = [plan for plan in rounds if plan.focus_of(req.slug) is not None]
+        entry = _bench_entry(req.slug, bench)
+        status = coverage_status(len(assessing), req.required)
+        found = _competency_issues(req, status, assessing, entry)
+        rows.append(_competency_row(req, status, assessing, rounds, entry, found))
+        group = 0 if req.is_must_have else 1
+        issues.extend((group, issue) for issue in found)
+    for plan in rounds:
+        issues.extend((2, issue) for issue in round_issues(plan, known))
+    # Stable sort: severity first, then must-haves, nice-to-haves, rounds; plan order within each.
+    ordered = sorted(issues, key=lambda pair: (SEVERITY_ORDER.index(pair[1].severity), pair[0]))
+    return Coverage(
+        competencies=tuple(rows),
+        rounds=tuple(_round_check(plan, known) for plan in rounds),
+        status=worst_status([row.status for row in rows]),
+        issues=tuple(issue for _, issue in ordered),
+    )
+
+
+def _reject_duplicates(values: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise ValidationFailed(f"The {what} '{value}' appears more than once.")
+        seen.add(value)
+
+
+def _bench_entry(slug: str, bench: Mapping[str, BenchEntry] | None) -> BenchEntry | None:
+    if bench is None:
+        return None
+    return bench.get(slug) or BenchEntry(slug)
+
+
+def _competency_issues(
+    req: CompetencyReq, status: str, assessing: list[RoundPlan], entry: BenchEntry | None
+) -> list[Issue]:
+    found = [status_issue(req, status, assessing), focus_issue(req, assessing)]
+    issues = [issue for issue in found if issue is not None]
+    if entry is not None:
+        issues.extend(bench_issues(req, assessing, entry))
+    return issues
+
+
+def _competency_row(
+    req: CompetencyReq,
+    status: str,
+    assessing: list[RoundPlan],
+    rounds: Sequence[RoundPlan],
+    entry: BenchEntry | None,
+    issues: list[Issue],
+) -> CompetencyCoverage:
+    return CompetencyCoverage(
+        slug=req.slug,
+        name=req.name,
+        category=req.category,
+        priority=req.priority,
+        required=req.required,
+        cells=tuple(plan.focus_of(req.slug) for plan in rounds),
+        round_keys=tuple(plan.key for plan in assessing),
+        round_names=tuple(plan.name for plan in assessing),
+        primary_count=sum(1 for plan in assessing if plan.focus_of(req.slug) == PRIMARY),
+        status=status,
+        bench_qualified=entry.qualified if entry else None,
+        bench_in_training=entry.in_training if entry else None,
+        # The status already says gap/thin/over; risks are the other flags (bench, focus).
+        risks=tuple(issue.code for issue in issues if issue.code != status),
+    )
+
+
+def _round_check(plan: RoundPlan, known: set[str]) -> RoundCheck:
+    warnings = round_issues(plan, known)
+    primaries = len(plan.primary_slugs)
+    return RoundCheck(
+        key=plan.key,
+        name=plan.name,
+        kind=plan.kind,
+        minutes=plan.minutes,
+        interviewers=plan.interviewers,
+        primary_count=primaries,
+        minutes_per_primary=plan.minutes / primaries if primaries else None,
+        warnings=tuple(issue.message for issue in warnings),
+        warning_codes=tuple(issue.code for issue in warnings),
+    )

@@ -1,0 +1,58 @@
+"""The values extraction returns: a competency found in a posting and the sentences behind it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseSpan:
+    """A library phrase matched inside an evidence sentence; offsets are relative to the sentence."""
+
+    phrase: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A sentence of the posting that justifies a competency.
+
+    ``start``/``end`` locate the sentence in the original posting text
+    (``posting[start:end] == text``); each span locates a matched phrase inside ``text``.
+    """
+
+    text: str
+    start: int
+    end: int
+    spans: tuple[PhraseSpan, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A competency the posting asks for, its score (higher is stronger) and its evidence."""
+
+    slug: str
+    name: str
+    category: str
+    score: float
+    evidence: tuple[Evidence, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict: evidence sentences as strings, spans under ``evidence_detail``."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "category": self.category,
+            "score": self.score,
+            "evidence": [item.text for item in self.evidence],
+            "evidence_detail": [
+                {
+                    "text": item.text,
+                    "start": item.start,
+                    "end": item.end,
+                    "spans": [{"phrase": s.phrase, "start": s.start, "end": s.end} for s in item.spans],
+                }
+                for item in self.evidence
+            ],
+        }

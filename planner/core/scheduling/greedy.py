@@ -1,0 +1,193 @@
+"""First-fit construction: the always-available planner, the warm start and the benchmark baseline.
+
+Loops are taken hardest first; each loop is packed in time from the earliest start that works, each
+round staffed with the least-loaded free people who together cover its competencies and seat rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from planner.core.scheduling.availability import Calendar, grid_starts
+from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.problem import Interview, Interviewer, Loop, LoopPlan, Problem, Round, is_outside
+
+# Bounds the combinations tried when picking a panel, so a pathological round cannot stall the build.
+_PANEL_SEARCH_NODES = 4000
+
+
+@dataclass(frozen=True)
+class RoundPools:
+    """People who may assess a round, and people who may take its trainee seat."""
+
+    assessors: tuple[Interviewer, ...]
+    trainees: tuple[Interviewer, ...]
+
+
+def round_pools(problem: Problem, loop: Loop, rnd: Round) -> RoundPools:
+    """Qualified assessors (in any of the round's competencies) and eligible trainees, in pool order."""
+    assessors = tuple(p for p in problem.interviewers if any(p.is_qualified(c) for c in rnd.competencies))
+    trainees = ()
+    if rnd.trainee:
+        trainees = tuple(p for p in problem.interviewers if any(p.is_trainee_in(c) for c in rnd.competencies))
+    return RoundPools(assessors, trainees)
+
+
+def pick_panel(
+    rnd: Round, loop: Loop, start: int, ledger: Ledger, pools: RoundPools, exclude: set[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Least-loaded assessors (and a trainee if one is free) for ``rnd`` at ``start``, or None."""
+    end = start + rnd.minutes
+    free = []
+    for person in pools.assessors:
+        if person.id in exclude:
+            continue
+        block = ledger.fits(person.id, start, end)
+        if block is not None:
+            key = (ledger.assessor_load(person.id, block.week), ledger.day_seats[(person.id, block.day)], person.id)
+            free.append((key, person))
+    free.sort(key=lambda item: item[0])
+    panel = _choose_panel(rnd, loop, [person for _, person in free])
+    if panel is None:
+        return None
+    trainees: tuple[str, ...] = ()
+    if rnd.trainee:
+        chosen = set(panel)
+        best = None
+        for person in pools.trainees:
+            if person.id in exclude or person.id in chosen:
+                continue
+            block = ledger.fits(person.id, start, end)
+            if block is not None:
+                key = (ledger.week_seats[(person.id, block.week)], person.id)
+                if best is None or key < best[0]:
+                    best = (key, person.id)
+        if best is not None:
+            trainees = (best[1],)
+    return tuple(sorted(panel)), trainees
+
+
+def _choose_panel(rnd: Round, loop: Loop, ordered: list[Interviewer]) -> list[str] | None:
+    """First panel in least-loaded order that covers every competency and the outside-team rule."""
+    need = rnd.interviewers
+    if len(ordered) < need:
+        return None
+    comps = rnd.competencies
+    qualified = [frozenset(c for c in comps if p.is_qualified(c)) for p in ordered]
+    outside = [is_outside(p, loop) for p in ordered]
+    nodes = 0
+    chosen: list[int] = []
+
+    def search(index: int, covered: frozenset[str], n_outside: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > _PANEL_SEARCH_NODES:
+            return False
+        slots_left = need - len(chosen)
+        if slots_left == 0:
+            return len(covered) == len(comps) and n_outside >= rnd.outside_hiring_team
+        if rnd.outside_hiring_team - n_outside > slots_left or len(ordered) - index < slots_left:
+            return False
+        for pos in range(index, len(ordered) - slots_left + 1):
+            chosen.append(pos)
+            if search(pos + 1, covered | qualified[pos], n_outside + outside[pos]):
+                return True
+            chosen.pop()
+            if nodes > _PANEL_SEARCH_NODES:
+                return False
+        return False
+
+    if search(0, frozenset(), 0):
+        return [ordered[pos].id for pos in chosen]
+    return None
+
+
+def _window_starts(loop: Loop, minutes: int, slot: int) -> Iterable[int]:
+    for window in loop.windows:
+        for g in grid_starts(window.start, window.end, minutes, slot):
+            yield g * slot
+
+
+def place_loop(problem: Problem, loop: Loop, ledger: Ledger, pools: dict[str, RoundPools]) -> LoopPlan | None:
+    """Pack ``loop`` at the earliest start that lets every round be staffed; None if first-fit fails."""
+    slot = problem.slot_minutes
+    shortest = min(r.minutes for r in loop.rounds)
+    order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
+    tried: set[int] = set()
+    for window in loop.windows:
+        for g in grid_starts(window.start, window.end, shortest, slot):
+            start = g * slot
+            if start in tried:
+                continue
+            tried.add(start)
+            plan = _pack_from(problem, loop, window.end, start, ledger, pools, order)
+            if plan is not None:
+                return plan
+    return None
+
+
+def _pack_from(problem, loop, window_end, first_start, ledger, pools, order) -> LoopPlan | None:
+    slot = problem.slot_minutes
+    gap = loop.max_gap_minutes
+    remaining = list(order)
+    interviews: list[Interview] = []
+    used: set[str] = set()
+    cursor = first_start
+    while remaining:
+        latest = window_end if gap is None or not interviews else min(window_end, cursor + gap)
+        placed = None
+        g = -(-cursor // slot)
+        while placed is None and g * slot <= latest:
+            start = g * slot
+            if not interviews and start != first_start:
+                break
+            for rnd in remaining:
+                if start + rnd.minutes > window_end:
+                    continue
+                panel = pick_panel(rnd, loop, start, ledger, pools[rnd.id], used)
+                if panel is not None:
+                    placed = (rnd, start, panel)
+                    break
+            g += 1
+        if placed is None:
+            return None
+        rnd, start, (assessors, trainees) = placed
+        interviews.append(Interview(rnd.id, start, start + rnd.minutes, assessors, trainees))
+        used.update(assessors)
+        used.update(trainees)
+        remaining.remove(rnd)
+        cursor = start + rnd.minutes
+    return LoopPlan(loop.id, tuple(interviews))
+
+
+def loop_difficulty(loop: Loop, pools: dict[str, RoundPools]) -> tuple:
+    """Sort key putting the loops with the fewest qualified people and least window time first."""
+    scarcity = min(len(pools[r.id].assessors) - r.interviewers for r in loop.rounds)
+    window = sum(w.minutes for w in loop.windows) - sum(r.minutes for r in loop.rounds)
+    return (scarcity, window)
+
+
+def all_pools(problem: Problem) -> dict[str, dict[str, RoundPools]]:
+    """Round pools of every loop: ``{loop_id: {round_id: RoundPools}}``."""
+    return {loop.id: {r.id: round_pools(problem, loop, r) for r in loop.rounds} for loop in problem.loops}
+
+
+def greedy_plans(problem: Problem, calendars: dict[str, Calendar], ledger: Ledger | None = None) -> list[LoopPlan]:
+    """First-fit plan of every loop, in input order; unscheduled loops get an empty plan.
+
+    :param ledger: seats already taken (e.g. by other loops); it is updated with the new seats.
+    """
+    ledger = ledger if ledger is not None else Ledger(calendars)
+    pools = all_pools(problem)
+    order = sorted(range(len(problem.loops)), key=lambda n: (loop_difficulty(problem.loops[n], pools[problem.loops[n].id]), n))
+    plans: dict[int, LoopPlan] = {}
+    for n in order:
+        loop = problem.loops[n]
+        plan = place_loop(problem, loop, ledger, pools[loop.id])
+        if plan is None:
+            plans[n] = LoopPlan(loop.id)
+        else:
+            ledger.add_plan(plan)
+            plans[n] = plan
+    return [plans[n] for n in range(len(problem.loops))]

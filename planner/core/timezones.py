@@ -1,0 +1,27 @@
+"""Time-zone names: validation shared by forms, the CLI and imports."""
+
+from __future__ import annotations
+
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from planner.core.errors import ValidationFailed
+
+
+@cache
+def known_timezones() -> tuple[str, ...]:
+    """Every IANA zone name the tz database knows, sorted (for pickers)."""
+    return tuple(sorted(name for name in available_timezones() if "/" in name or name == "UTC"))
+
+
+def require_timezone(name: str) -> ZoneInfo:
+    """The zone for an IANA name.
+
+    :raise ValidationFailed: the name is not in the tz database.
+    """
+    try:
+        if not name or name != name.strip():
+            raise ValueError
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationFailed(f"{name!r} is not a known IANA time zone (for example Europe/Berlin).") from None

@@ -1,0 +1,160 @@
+"""Load the worked example: idempotent, every piece found by its natural key before it is created."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date, datetime, time, timedelta
+from importlib import resources
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from planner.models import (
+    Candidate,
+    Competency,
+    Focus,
+    Interviewer,
+    Loop,
+    LoopWindow,
+    Posting,
+    PostingCompetency,
+    PostingStatus,
+    Priority,
+    Qualification,
+    Round,
+    RoundCompetency,
+    RoundKind,
+    SelectionState,
+    TrainingLevel,
+    User,
+)
+from planner.services import demo_data as data
+from planner.services.library import seed_library
+from planner.services.plans import latest_version, publish_plan
+from planner.services.postings import find_competencies, store_suggestions
+from planner.services.users import create_user
+
+
+def has_postings(session: Session) -> bool:
+    return bool(session.scalar(select(func.count(Posting.id))))
+
+
+def posting_text() -> str:
+    return resources.files("planner").joinpath("data", "demo", "posting.txt").read_text(encoding="utf-8")
+
+
+def load_demo(session: Session, *, now: datetime) -> str:
+    """Create whatever part of the demo is missing and commit; running it twice changes nothing."""
+    seed_library(session)
+    competencies = {c.slug: c for c in session.scalars(select(Competency))}
+    posting = _posting(session, competencies)
+    _rounds(session, posting, competencies)
+    session.commit()
+    if latest_version(session, posting.id) is None:
+        publish_plan(session, posting.id, actor_id=None, note="Initial loop plan")
+    interviewers = _interviewers(session, competencies)
+    _users(session, interviewers)
+    loops = _candidates_and_loops(session, posting, now)
+    session.commit()
+    return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
+            f"{len(interviewers)} interviewers, {loops} loops.")
+
+
+def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
+    posting = session.scalar(select(Posting).where(Posting.title == data.POSTING["title"]))
+    if posting is not None:
+        return posting
+    posting = Posting(**data.POSTING, status=PostingStatus.OPEN, text=posting_text())
+    session.add(posting)
+    session.flush()
+    store_suggestions(session, posting, find_competencies(session, posting.text))
+    for selection in posting.competencies:
+        slug = next(s for s, c in competencies.items() if c.id == selection.competency_id)
+        selection.state = SelectionState.ACCEPTED
+        if slug in data.MUST_HAVES:
+            selection.priority, selection.required_coverage = Priority.MUST_HAVE, 2
+    return posting
+
+
+def _rounds(session: Session, posting: Posting, competencies: dict[str, Competency]) -> None:
+    if session.scalar(select(func.count(Round.id)).where(Round.posting_id == posting.id)):
+        return
+    selected = {pc.competency_id for pc in posting.competencies}
+    for position, (name, kind, minutes, count, focus, outside, questions) in enumerate(data.ROUNDS):
+        round_ = Round(posting_id=posting.id, key=secrets.token_hex(4), position=position, name=name,
+                       kind=RoundKind(kind), minutes=minutes, interviewers=count, focus_questions=questions,
+                       min_outside_team=outside, max_trainees=1)
+        for slug, level in focus:
+            competency = competencies.get(slug)
+            if competency is None:
+                continue
+            if competency.id not in selected:
+                # A secondary focus the extractor did not find still belongs on the posting, as a nice-to-have.
+                _select(posting, competency)
+                selected.add(competency.id)
+            round_.competencies.append(RoundCompetency(competency_id=competency.id, focus=Focus(level)))
+        session.add(round_)
+    session.flush()
+
+
+def _select(posting: Posting, competency: Competency) -> None:
+    must = competency.slug in data.MUST_HAVES
+    posting.competencies.append(PostingCompetency(
+        competency_id=competency.id, state=SelectionState.ACCEPTED,
+        priority=Priority.MUST_HAVE if must else Priority.NICE_TO_HAVE, required_coverage=2 if must else 1))
+
+
+def _interviewers(session: Session, competencies: dict[str, Competency]) -> list[Interviewer]:
+    existing = {i.email: i for i in session.scalars(select(Interviewer))}
+    people = []
+    for name, email, team, tz, (start, end), (per_day, per_week), skills in data.INTERVIEWERS:
+        person = existing.get(email)
+        if person is None:
+            person = Interviewer(name=name, email=email, team=team, timezone=tz, work_start=start, work_end=end,
+                                 max_per_day=per_day, max_per_week=per_week, feed_token=secrets.token_urlsafe(24))
+            person.qualifications = [
+                Qualification(competency_id=competencies[slug].id, level=TrainingLevel(level))
+                for slug, level in skills.items() if slug in competencies
+            ]
+            session.add(person)
+        people.append(person)
+    session.flush()
+    return people
+
+
+def _users(session: Session, interviewers: list[Interviewer]) -> None:
+    for email, name, roles, tz in data.USERS:
+        user = session.scalar(select(User).where(User.email == email))
+        if user is None:
+            user = create_user(session, email=email, name=name, password=data.PASSWORD, roles=roles, timezone=tz)
+        for person in interviewers:
+            if person.email == email and person.user_id is None:
+                person.user_id = user.id
+
+
+def _next_monday(now: datetime) -> date:
+    today = now.date()
+    days = (7 - today.weekday()) % 7 or 7
+    return today + timedelta(days=days)
+
+
+def _candidates_and_loops(session: Session, posting: Posting, now: datetime) -> int:
+    monday = _next_monday(now)
+    version = latest_version(session, posting.id)
+    for name, email, tz, (first, last), (start, end) in data.CANDIDATES:
+        candidate = session.scalar(select(Candidate).where(Candidate.email == email))
+        if candidate is not None:
+            continue
+        candidate = Candidate(name=name, email=email, timezone=tz)
+        loop = Loop(posting_id=posting.id, candidate=candidate, plan_version_id=version.id if version else None,
+                    hiring_team=data.HIRING_TEAM, max_gap_minutes=60, video_url="https://meet.example.com/neuron-loop")
+        zone = ZoneInfo(tz)
+        for offset in range(first, last + 1):
+            day = monday + timedelta(days=offset)
+            loop.windows.append(LoopWindow(
+                start=datetime.combine(day, time.fromisoformat(start), zone),
+                end=datetime.combine(day, time.fromisoformat(end), zone)))
+        session.add(loop)
+    session.flush()
+    return session.scalar(select(func.count(Loop.id)).where(Loop.posting_id == posting.id))

@@ -1,0 +1,59 @@
+"""Use cases for logins: create users, check passwords."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from planner.core.errors import ValidationFailed
+from planner.models import ROLES, User
+
+EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+MIN_PASSWORD = 8
+
+
+def normalise_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def create_user(session: Session, *, email: str, name: str, password: str, roles: list[str] | tuple[str, ...],
+                timezone: str = "UTC") -> User:
+    """Create a login with the given roles and commit.
+
+    :raise ValidationFailed: bad email, short password, unknown role, or the email is taken.
+    """
+    email = normalise_email(email)
+    if not EMAIL_RE.match(email):
+        raise ValidationFailed(f"{email!r} is not an email address.")
+    if len(password) < MIN_PASSWORD:
+        raise ValidationFailed(f"The password must be at least {MIN_PASSWORD} characters long.")
+    unknown = sorted(set(roles) - set(ROLES))
+    if unknown or not roles:
+        raise ValidationFailed(f"Roles must be among {', '.join(ROLES)}; got {', '.join(unknown) or 'none'}.")
+    if session.scalar(select(User.id).where(func.lower(User.email) == email)) is not None:
+        raise ValidationFailed(f"A user with email {email} already exists.")
+    user = User(
+        email=email,
+        name=name.strip() or email,
+        password_hash=generate_password_hash(password),
+        roles=" ".join(r for r in ROLES if r in roles),
+        timezone=timezone,
+    )
+    session.add(user)
+    session.commit()
+    return user
+
+
+def authenticate(session: Session, email: str, password: str) -> User | None:
+    """The active user with this email and password, or None (the same answer for both mistakes)."""
+    user = session.scalar(select(User).where(User.email == normalise_email(email)))
+    if user is None or not user.active or not check_password_hash(user.password_hash, password):
+        return None
+    return user
+
+
+def get_user(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)

@@ -1,0 +1,26 @@
+"""The web layer: the only package that imports Flask. Wires sessions, login, CSRF and blueprints."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from planner.web import auth, errors, filters, health
+from planner.web.coordinator import bp as coordinator_bp
+from planner.web.dbsession import close_session
+from planner.web.extensions import csrf, login_manager
+from planner.web.interviewer import bp as interviewer_bp
+from planner.web.manager import bp as manager_bp
+
+
+def init_web(app: Flask) -> None:
+    """Register extensions, blueprints, filters and error pages on `app`."""
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    app.teardown_appcontext(close_session)
+    filters.register(app)
+    errors.register(app)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(coordinator_bp)
+    app.register_blueprint(interviewer_bp)
+    app.register_blueprint(manager_bp)

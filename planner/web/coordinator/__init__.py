@@ -1,0 +1,8 @@
+"""Coordinator pages: postings, loop plans, the interviewer pool, loops and scheduling, the outbox.
+
+Each feature lives in its own module and registers its routes on the shared blueprint.
+"""
+
+from planner.web.coordinator.views import bp
+
+__all__ = ["bp"]

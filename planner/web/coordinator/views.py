@@ -1,0 +1,15 @@
+"""The coordinator blueprint and its home page; feature modules attach their routes to `bp`."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from planner.web.roles import restrict_blueprint
+
+bp = Blueprint("coordinator", __name__, url_prefix="/coordinator")
+restrict_blueprint(bp, "coordinator")
+
+
+@bp.route("/")
+def home():
+    return render_template("coordinator/home.html")

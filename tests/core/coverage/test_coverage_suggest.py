@@ -1,0 +1,149 @@
+"""suggest_plan: covers every must-have at its required coverage within the budget, sensibly grouped."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from planner.core.coverage import (
+    BenchEntry,
+    CompetencyReq,
+    compute_coverage,
+    minimum_rounds,
+    suggest_plan,
+    uncovered_must_haves,
+)
+from planner.core.errors import ValidationFailed
+
+NEURON = [
+    CompetencyReq("compiler-design", "Compiler design", "technical"),
+    CompetencyReq("customer-ownership", "Customer ownership", "behavioural"),
+    CompetencyReq("pre-silicon-feedback", "Pre-silicon feedback", "technical"),
+    CompetencyReq("mentoring", "Mentoring", "leadership"),
+    CompetencyReq("python", "Python", "technical", "nice-to-have"),
+]
+
+
+def test_generous_budget_keeps_categories_apart():
+    """With room, technical, behavioural and leadership competencies get rounds of matching kinds."""
+    plan = suggest_plan(NEURON, 300)
+    kinds = {
+        slug: {r.kind for r in plan if slug in r.primary_slugs} for slug in ("compiler-design", "mentoring")
+    }
+    assert kinds["compiler-design"] == {"technical", "design"}
+    assert kinds["mentoring"] == {"hiring-manager", "bar-raiser"}
+    assert all(r.kind == "behavioural" for r in plan if "customer-ownership" in r.primary_slugs)
+    assert [r.kind for r in plan][-1] == "bar-raiser"
+    assert compute_coverage(NEURON, plan).status == "ok"
+
+
+def test_round_names_are_unique_and_explain_the_content():
+    """Names mention the competencies and never repeat."""
+    plan = suggest_plan(NEURON, 300)
+    names = [r.name for r in plan]
+    assert len(set(names)) == len(names)
+    assert "Compiler design, pre-silicon feedback and python deep-dive" in names
+    assert "Bar raiser: Mentoring" in names
+
+
+def test_tight_budget_merges_categories_but_still_covers_must_haves():
+    """At the minimum budget (three 45-minute rounds) every must-have is still covered twice."""
+    plan = suggest_plan(NEURON, 135)
+    assert [r.minutes for r in plan] == [45, 45, 45]
+    assert uncovered_must_haves(compute_coverage(NEURON, plan)) == []
+
+
+def test_budget_too_small_raises_a_clear_sentence():
+    """Eight must-have round slots need three 45-minute rounds; 134 minutes is refused with the numbers."""
+    with pytest.raises(ValidationFailed, match=r"134 minutes cannot cover every must-have.*135 minutes"):
+        suggest_plan(NEURON, 134)
+
+
+def test_spare_budget_lengthens_busiest_rounds_first():
+    """Fifteen spare minutes go to a round with the most primary competencies."""
+    plan = suggest_plan(NEURON[:4], 195)
+    longest = max(plan, key=lambda r: r.minutes)
+    assert longest.minutes == 60
+    assert len(longest.primary_slugs) == max(len(r.primary_slugs) for r in plan)
+    assert sum(r.minutes for r in plan) == 195
+
+
+def test_nice_to_have_dropped_when_it_does_not_fit():
+    """A nice-to-have that would need another round past the budget is left out; must-haves stay."""
+    reqs = [
+        CompetencyReq("a", "A", "technical", "must-have", 3),
+        CompetencyReq("b", "B", "technical", "must-have", 3),
+        CompetencyReq("c", "C", "technical", "must-have", 3),
+        CompetencyReq("d", "D", "technical", "nice-to-have"),
+    ]
+    plan = suggest_plan(reqs, 135)
+    assert all("d" not in r.primary_slugs for r in plan)
+    assert len(plan) == 3
+
+
+def test_nice_to_have_without_bench_is_skipped():
+    """With a bench, a nice-to-have nobody is qualified in is not planned."""
+    bench = {"python": BenchEntry("python", 0, 3)}
+    plan = suggest_plan(NEURON, 300, bench=bench)
+    assert all("python" not in r.primary_slugs for r in plan)
+
+
+def test_bar_raiser_asks_for_an_outside_interviewer():
+    """Suggested bar-raiser rounds require one interviewer from outside the hiring team."""
+    plan = suggest_plan(NEURON, 300)
+    assert [r.seat_rules.min_outside_team for r in plan if r.kind == "bar-raiser"] == [1]
+
+
+@pytest.mark.parametrize("budget", [0, -45])
+def test_non_positive_budget_is_refused(budget):
+    """A budget must be a positive number of minutes."""
+    with pytest.raises(ValidationFailed, match="positive"):
+        suggest_plan(NEURON, budget)
+
+
+def test_only_nice_to_haves_that_do_not_fit_is_refused():
+    """When no competency fits at its required coverage the refusal says so instead of planning nothing."""
+    with pytest.raises(ValidationFailed, match="cannot fit any competency"):
+        suggest_plan([CompetencyReq("a", "A", "technical", "nice-to-have", 2)], 60)
+
+
+def test_no_competencies_is_refused():
+    """Nothing to cover is reported rather than answered with an empty plan."""
+    with pytest.raises(ValidationFailed, match="no competencies"):
+        suggest_plan([], 120)
+
+
+competency_lists = st.lists(
+    st.builds(
+        lambda index, category, must, required: CompetencyReq(
+            f"c{index}", f"Skill {index}", category, "must-have" if must else "nice-to-have", required
+        ),
+        st.integers(0, 10**6),
+        st.sampled_from(["technical", "behavioural", "leadership"]),
+        st.booleans(),
+        st.integers(1, 4),
+    ),
+    min_size=1,
+    max_size=9,
+    unique_by=lambda req: req.slug,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(competency_lists, st.integers(1, 900))
+def test_suggested_plan_covers_must_haves_within_budget(competencies, budget):
+    """Whenever a plan comes back it covers every must-have, fits the budget and raises no round warning."""
+    must_haves = [req for req in competencies if req.is_must_have]
+    try:
+        plan = suggest_plan(competencies, budget)
+    except ValidationFailed:
+        # Refusal is only allowed when even the tightest packing of 45-minute rounds is over budget.
+        nothing_fits = all(minimum_rounds([req]) * 45 > budget for req in competencies)
+        assert minimum_rounds(must_haves) * 45 > budget or (not must_haves and nothing_fits)
+        return
+    coverage = compute_coverage(competencies, plan)
+    assert uncovered_must_haves(coverage) == []
+    assert sum(r.minutes for r in plan) <= budget
+    assert all(r.minutes in (45, 60) for r in plan)
+    assert all(check.warnings == () for check in coverage.rounds)
+    assert all(coverage.competency(req.slug).status in ("ok", "gap") for req in competencies)
+    assert len({r.key for r in plan}) == len(plan) == len({r.name for r in plan})
