@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from dbutil import BACKENDS, create_pg_database, drop_pg_database
 from sqlalchemy import inspect
 
 from planner import migrate
 from planner.db import Base, make_engine
-from dbutil import BACKENDS, create_pg_database, drop_pg_database
 
 
 @pytest.fixture(params=BACKENDS)
