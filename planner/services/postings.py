@@ -1,18 +1,52 @@
-"""Postings and the competencies they ask for: extraction results stored with their evidence."""
+"""Postings and the competencies they ask for: extraction results stored with their evidence.
+
+Every public function that changes data validates first, then changes, audits and commits once, so
+bad input raises before anything is written.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
+from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.core.extraction import extract
 from planner.core.extraction.findings import Finding
-from planner.models import Competency, Evidence, Posting, PostingCompetency, Priority, SelectionState
+from planner.core.library import CompetencyDef
+from planner.models import (
+    Competency,
+    Evidence,
+    Posting,
+    PostingCompetency,
+    PostingStatus,
+    Priority,
+    SelectionState,
+)
+from planner.services import audit
 from planner.services.library import active_definitions
 
 DEFAULT_COVERAGE = {Priority.MUST_HAVE: 2, Priority.NICE_TO_HAVE: 1}
+#: More rounds than any loop has; a bigger number is a typo, not a plan.
+MAX_COVERAGE = 10
+UPLOAD_SUFFIXES = (".txt", ".md")
+#: Postings are a few kilobytes; a bigger upload is not a posting.
+MAX_UPLOAD_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class PostingFields:
+    """What a coordinator types about a posting (plain values from the form)."""
+
+    title: str
+    text: str
+    team: str = ""
+    location: str = ""
+    level: str = ""
+    hiring_manager: str = ""
+    status: str = PostingStatus.DRAFT.value
 
 
 def find_competencies(session: Session, text: str) -> list[Finding]:
@@ -42,11 +76,7 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
                                           state=SelectionState.SUGGESTED)
             posting.competencies.append(selection)
         selection.score = finding.score
-        selection.evidence = [
-            Evidence(position=i, sentence=item.text, start=item.start, end=item.end,
-                     spans=[[span.start, span.end] for span in item.spans])
-            for i, item in enumerate(finding.evidence)
-        ]
+        selection.evidence = _evidence_rows(finding)
     for competency_id, selection in current.items():
         # A suggestion the new text no longer supports disappears; decisions stay.
         if competency_id not in found_ids and selection.state is SelectionState.SUGGESTED:
@@ -54,3 +84,224 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
         elif competency_id not in found_ids:
             selection.evidence = []
     session.flush()
+
+
+def _evidence_rows(finding: Finding) -> list[Evidence]:
+    return [
+        Evidence(position=i, sentence=item.text, start=item.start, end=item.end,
+                 spans=[[span.start, span.end] for span in item.spans])
+        for i, item in enumerate(finding.evidence)
+    ]
+
+
+def text_from_upload(filename: str, data: bytes) -> str:
+    """The text of an uploaded posting file (.txt or .md, UTF-8; a byte-order mark is dropped).
+
+    :raise ValidationFailed: wrong kind of file, too large, not UTF-8, binary, or empty.
+    """
+    name = (filename or "").strip() or "The file"
+    if not name.lower().endswith(UPLOAD_SUFFIXES):
+        raise ValidationFailed(f"{name} is not a .txt or .md file; upload the posting as plain text.")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ValidationFailed(f"{name} is larger than 1 MB, which is too large for a job posting.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationFailed(
+            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again."
+        ) from None
+    if "\x00" in text:
+        raise ValidationFailed(f"{name} looks like a binary file, not a posting text file.")
+    if not text.strip():
+        raise ValidationFailed(f"{name} is empty; it needs the posting text.")
+    return text
+
+
+def _clean(fields: PostingFields) -> dict:
+    """Check the posting's own fields and return them ready for the model."""
+    title = " ".join((fields.title or "").split())
+    if not title:
+        raise ValidationFailed("Give the posting a title.")
+    text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise ValidationFailed("The posting text is empty; paste the job description or upload it as a file.")
+    try:
+        status = PostingStatus(fields.status)
+    except ValueError:
+        raise ValidationFailed(f"{fields.status!r} is not a posting status; use draft, open or closed.") from None
+    return {"title": title, "text": text.strip("\n"), "status": status,
+            "team": fields.team.strip(), "location": fields.location.strip(), "level": fields.level.strip(),
+            "hiring_manager": fields.hiring_manager.strip()}
+
+
+def create_posting(session: Session, fields: PostingFields, *, actor_id: int | None) -> Posting:
+    """Create a posting, run extraction on its text and store the suggestions; commit.
+
+    :raise ValidationFailed: no title, empty text or an unknown status.
+    """
+    values = _clean(fields)
+    posting = Posting(**values)
+    session.add(posting)
+    session.flush()
+    findings = find_competencies(session, posting.text)
+    store_suggestions(session, posting, findings)
+    audit.record(session, actor_id=actor_id, action="posting.create", entity="posting", entity_id=posting.id,
+                 details={"title": posting.title, "suggestions": len(findings)})
+    session.commit()
+    return posting
+
+
+def update_posting(session: Session, posting_id: int, fields: PostingFields, *, actor_id: int | None) -> Posting:
+    """Save a posting's fields; when the text changed, re-run extraction (decisions are kept); commit.
+
+    :raise NotFound: no such posting.
+    :raise ValidationFailed: no title, empty text or an unknown status.
+    """
+    values = _clean(fields)
+    posting = _posting(session, posting_id)
+    changed = sorted(k for k, v in values.items() if getattr(posting, k) != v)
+    for key, value in values.items():
+        setattr(posting, key, value)
+    details: dict = {"changed": changed}
+    if "text" in changed:
+        findings = find_competencies(session, posting.text)
+        store_suggestions(session, posting, findings)
+        details["suggestions"] = len(findings)
+    audit.record(session, actor_id=actor_id, action="posting.update", entity="posting", entity_id=posting.id,
+                 details=details)
+    session.commit()
+    return posting
+
+
+def refresh_suggestions(session: Session, posting_id: int, *, actor_id: int | None) -> int:
+    """Re-run extraction against the current library (decisions are kept); commit.
+
+    :return: how many competencies the text supports now.
+    """
+    posting = _posting(session, posting_id)
+    findings = find_competencies(session, posting.text)
+    store_suggestions(session, posting, findings)
+    audit.record(session, actor_id=actor_id, action="posting.extract", entity="posting", entity_id=posting.id,
+                 details={"suggestions": len(findings)})
+    session.commit()
+    return len(findings)
+
+
+def _posting(session: Session, posting_id: int) -> Posting:
+    posting = session.scalar(
+        select(Posting).where(Posting.id == posting_id)
+        .options(selectinload(Posting.competencies).selectinload(PostingCompetency.evidence))
+    )
+    if posting is None:
+        raise NotFound(f"There is no posting #{posting_id}.")
+    return posting
+
+
+def _selection(session: Session, posting_id: int, selection_id: int) -> PostingCompetency:
+    selection = session.scalar(
+        select(PostingCompetency)
+        .where(PostingCompetency.id == selection_id, PostingCompetency.posting_id == posting_id)
+        .options(selectinload(PostingCompetency.competency))
+    )
+    if selection is None:
+        raise NotFound("That competency is not on this posting any more; the page may be out of date.")
+    return selection
+
+
+def _check_choice(priority: str, required_coverage: int | None) -> tuple[Priority, int]:
+    try:
+        level = Priority(priority)
+    except ValueError:
+        raise ValidationFailed(f"{priority!r} is not a priority; use must-have or nice-to-have.") from None
+    coverage = DEFAULT_COVERAGE[level] if required_coverage is None else required_coverage
+    if coverage < 1:
+        raise ValidationFailed("Required coverage must be at least 1 round.")
+    if coverage > MAX_COVERAGE:
+        raise ValidationFailed(f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.")
+    return level, coverage
+
+
+DECISIONS = {"accept": SelectionState.ACCEPTED, "reject": SelectionState.REJECTED,
+             "restore": SelectionState.SUGGESTED, "save": None}
+
+
+def decide_competency(session: Session, posting_id: int, selection_id: int, *, decision: str, priority: str,
+                      required_coverage: int | None, actor_id: int | None) -> PostingCompetency:
+    """Accept, reject, restore (back to suggested) or just re-weigh one of the posting's competencies; commit.
+
+    :param decision: accept, reject, restore or save (keep the state, save priority and coverage).
+    :raise NotFound: the competency is not on this posting.
+    :raise ValidationFailed: unknown decision or priority, or coverage outside 1..10.
+    """
+    if decision not in DECISIONS:
+        raise ValidationFailed(f"{decision!r} is not a decision; use accept, reject, restore or save.")
+    level, coverage = _check_choice(priority, required_coverage)
+    selection = _selection(session, posting_id, selection_id)
+    before = selection.state.value
+    selection.priority, selection.required_coverage = level, coverage
+    if DECISIONS[decision] is not None:
+        selection.state = DECISIONS[decision]
+    audit.record(session, actor_id=actor_id, action=f"posting.competency.{decision}", entity="posting",
+                 entity_id=posting_id,
+                 details={"competency": selection.competency.slug, "from": before, "to": selection.state.value,
+                          "priority": level.value, "required_coverage": coverage})
+    session.commit()
+    return selection
+
+
+def accept_all_suggestions(session: Session, posting_id: int, *, actor_id: int | None) -> int:
+    """Accept every open suggestion with the priority and coverage it has; commit.
+
+    :return: how many were accepted.
+    """
+    posting = _posting(session, posting_id)
+    accepted = [pc for pc in posting.competencies if pc.state is SelectionState.SUGGESTED]
+    for selection in accepted:
+        selection.state = SelectionState.ACCEPTED
+    if accepted:
+        audit.record(session, actor_id=actor_id, action="posting.competency.accept_all", entity="posting",
+                     entity_id=posting_id, details={"count": len(accepted)})
+        session.commit()
+    return len(accepted)
+
+
+def add_competency(session: Session, posting_id: int, competency_id: int, *, priority: str,
+                   required_coverage: int | None, actor_id: int | None) -> PostingCompetency:
+    """Add a library competency to the posting as accepted, with any sentences of the text that mention it.
+
+    :raise NotFound: no such posting or competency.
+    :raise ValidationFailed: the competency is retired, or priority/coverage are out of range.
+    :raise Conflict: the competency is already on the posting.
+    """
+    level, coverage = _check_choice(priority, required_coverage)
+    posting = _posting(session, posting_id)
+    competency = session.get(Competency, competency_id)
+    if competency is None:
+        raise NotFound("That competency is not in the library.")
+    if competency.retired_at is not None:
+        raise ValidationFailed(f"{competency.name} is retired; restore it in the library before using it.")
+    existing = next((pc for pc in posting.competencies if pc.competency_id == competency.id), None)
+    if existing is not None:
+        where = {SelectionState.ACCEPTED: "already accepted",
+                 SelectionState.SUGGESTED: "already suggested; accept it there",
+                 SelectionState.REJECTED: "rejected; restore it from the Rejected section"}[existing.state]
+        raise Conflict(f"{competency.name} is {where}.")
+    selection = PostingCompetency(competency_id=competency.id, priority=level, required_coverage=coverage,
+                                  state=SelectionState.ACCEPTED, score=None)
+    selection.evidence = _evidence_for(posting.text, competency)
+    posting.competencies.append(selection)
+    audit.record(session, actor_id=actor_id, action="posting.competency.add", entity="posting", entity_id=posting_id,
+                 details={"competency": competency.slug, "priority": level.value, "required_coverage": coverage})
+    session.commit()
+    return selection
+
+
+def _evidence_for(text: str, competency: Competency) -> list[Evidence]:
+    """Sentences of the text that mention a hand-added competency, however weakly (often none)."""
+    definition = CompetencyDef(slug=competency.slug, name=competency.name, category=competency.category.value,
+                               description=competency.description, rubric_strong=competency.rubric_strong,
+                               rubric_weak=competency.rubric_weak, phrases=tuple(competency.phrases or ()))
+    if not definition.strong_phrases:
+        return []
+    findings = extract(text, [definition], min_score=0.0)
+    return _evidence_rows(findings[0]) if findings else []

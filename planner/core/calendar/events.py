@@ -141,6 +141,8 @@ class InterviewEvent:
             ("round name", self.round_name),
         ):
             _require_text(value, what)
+        if not isinstance(self.competencies, tuple) or not isinstance(self.focus_questions, tuple):
+            raise CalendarInputError("Competencies and focus questions must be tuples of text.")
         for item in self.competencies + self.focus_questions:
             _require_text(item, "competency or focus question", multiline=True)
         if self.location is not None:
@@ -151,8 +153,6 @@ class InterviewEvent:
         _require_web_url(self.interviewer_page_url, "interviewer page link")
         if self.status not in ("CONFIRMED", "CANCELLED"):
             raise CalendarInputError(f"The status {self.status!r} must be CONFIRMED or CANCELLED.")
-        if not isinstance(self.competencies, tuple) or not isinstance(self.focus_questions, tuple):
-            raise CalendarInputError("Competencies and focus questions must be tuples of text.")
 
 
 def require_now(now: datetime) -> datetime:

@@ -169,3 +169,15 @@ def test_download_is_publish_without_attendees():
     assert cal["METHOD"] == "PUBLISH"
     assert event.get("ATTENDEE") is None
     assert (str(event["UID"]), event["SEQUENCE"]) == (RELOCATED.uid, RELOCATED.sequence)
+
+
+def test_empty_feed_is_served_for_a_new_interviewer():
+    """A feed without interviews still has METHOD, name and refresh hints, and parses.
+
+    ics_check reports "no VEVENT" for it (RFC 5545 wants one component); subscribed clients accept
+    an empty calendar, and serving it beats a 404 that makes them drop the subscription.
+    """
+    cal = Calendar.from_ical(build_feed([], ORGANIZER, "Mine", T0))
+    assert cal["METHOD"] == "PUBLISH"
+    assert list(cal.walk("VEVENT")) == []
+    assert cal.get("X-PUBLISHED-TTL") is not None

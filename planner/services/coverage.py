@@ -1,0 +1,189 @@
+"""Coverage of one posting's plan, built from the database, and the scheduling constraint.
+
+Builds the inputs of :mod:`planner.core.coverage` (the posting's accepted competencies, the rounds of
+the working plan or of a published version, the bench of active interviewers) and lets the core decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from planner.core.coverage import (
+    BenchEntry,
+    CompetencyReq,
+    Coverage,
+    RoundCompetency,
+    RoundPlan,
+    SeatRules,
+    check_schedulable,
+    compute_coverage,
+)
+from planner.core.errors import NotFound, ValidationFailed
+from planner.models import (
+    Competency,
+    Interviewer,
+    Loop,
+    PlanVersion,
+    Posting,
+    PostingCompetency,
+    Qualification,
+    Round,
+    SelectionState,
+    TrainingLevel,
+)
+from planner.services.audit import record
+
+#: Audit action written when a coordinator schedules despite an uncovered must-have.
+OVERRIDE_ACTION = "coverage_override"
+
+
+def get_posting(session: Session, posting_id: int) -> Posting:
+    """The posting, or NotFound with a sentence naming the id."""
+    posting = session.get(Posting, posting_id)
+    if posting is None:
+        raise NotFound(f"There is no posting #{posting_id}.")
+    return posting
+
+
+def accepted_competencies(session: Session, posting_id: int) -> list[tuple[PostingCompetency, Competency]]:
+    """The posting's accepted selections with their library entries: must-haves first, then posting order."""
+    rows = session.execute(
+        select(PostingCompetency, Competency)
+        .join(Competency, Competency.id == PostingCompetency.competency_id)
+        .where(PostingCompetency.posting_id == posting_id, PostingCompetency.state == SelectionState.ACCEPTED)
+        .order_by(PostingCompetency.id)
+    ).all()
+    return sorted(((pc, c) for pc, c in rows), key=lambda pair: pair[0].priority.value != "must-have")
+
+
+def competency_reqs(session: Session, posting_id: int) -> list[CompetencyReq]:
+    """The posting's accepted competencies as core requirements (rows of the matrix, in order)."""
+    return [
+        CompetencyReq(slug=c.slug, name=c.name, category=c.category.value, priority=pc.priority.value,
+                      required=pc.required_coverage)
+        for pc, c in accepted_competencies(session, posting_id)
+    ]
+
+
+def working_rounds(session: Session, posting_id: int) -> list[Round]:
+    """The rounds of the posting's working plan, in loop order, with their competencies loaded."""
+    return list(session.scalars(
+        select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id)
+        .options(selectinload(Round.competencies))
+    ))
+
+
+def working_plan(session: Session, posting_id: int) -> list[RoundPlan]:
+    """The working plan as core round plans."""
+    rounds = working_rounds(session, posting_id)
+    ids = {rc.competency_id for r in rounds for rc in r.competencies}
+    slugs = dict(session.execute(select(Competency.id, Competency.slug).where(Competency.id.in_(ids))).all())
+    return [
+        RoundPlan(
+            key=r.key, name=r.name, kind=r.kind.value, minutes=r.minutes, interviewers=r.interviewers,
+            competencies=tuple(RoundCompetency(slugs[rc.competency_id], rc.focus.value)
+                               for rc in sorted(r.competencies, key=lambda rc: rc.focus.value)),
+            focus_questions=tuple(r.focus_questions or ()),
+            seat_rules=SeatRules(min_outside_team=r.min_outside_team, max_trainees=r.max_trainees),
+        )
+        for r in rounds
+    ]
+
+
+def snapshot_plan(snapshot: Sequence[dict]) -> list[RoundPlan]:
+    """A published version's snapshot as core round plans."""
+    return [
+        RoundPlan(
+            key=item["key"], name=item["name"], kind=item["kind"], minutes=item["minutes"],
+            interviewers=item.get("interviewers", 1),
+            competencies=tuple(RoundCompetency(c["slug"], c["focus"]) for c in item.get("competencies", [])),
+            focus_questions=tuple(item.get("focus_questions", [])),
+            seat_rules=SeatRules(min_outside_team=item.get("min_outside_team", 0),
+                                 max_trainees=item.get("max_trainees", 1)),
+        )
+        for item in snapshot
+    ]
+
+
+def bench(session: Session, slugs: Sequence[str] | None = None) -> dict[str, BenchEntry]:
+    """Bench depth per competency slug: active interviewers qualified, and in training (one query)."""
+    query = (
+        select(Competency.slug, Qualification.level, func.count(Qualification.id))
+        .join(Qualification, Qualification.competency_id == Competency.id)
+        .join(Interviewer, Interviewer.id == Qualification.interviewer_id)
+        .where(Interviewer.active.is_(True))
+        .group_by(Competency.slug, Qualification.level)
+    )
+    if slugs is not None:
+        query = query.where(Competency.slug.in_(list(slugs)))
+    qualified: dict[str, int] = {}
+    training: dict[str, int] = {}
+    for slug, level, count in session.execute(query):
+        target = qualified if level == TrainingLevel.QUALIFIED else training
+        target[slug] = target.get(slug, 0) + count
+    return {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
+            for slug in qualified.keys() | training.keys()}
+
+
+def posting_coverage(session: Session, posting_id: int, *, version_id: int | None = None) -> Coverage:
+    """Coverage of the posting's working plan (or of one of its published versions), with bench depth.
+
+    :raise NotFound: when the posting or the version does not exist.
+    """
+    get_posting(session, posting_id)
+    reqs = competency_reqs(session, posting_id)
+    if version_id is None:
+        rounds = working_plan(session, posting_id)
+    else:
+        version = session.get(PlanVersion, version_id)
+        if version is None or version.posting_id != posting_id:
+            raise NotFound(f"Posting #{posting_id} has no plan version #{version_id}.")
+        rounds = snapshot_plan(version.snapshot)
+    return compute_coverage(reqs, rounds, bench(session, [req.slug for req in reqs]))
+
+
+def _latest_version_id(session: Session, posting_id: int) -> int | None:
+    return session.scalar(select(PlanVersion.id).where(PlanVersion.posting_id == posting_id)
+                          .order_by(PlanVersion.number.desc()).limit(1))
+
+
+def require_coverage_or_override(
+    session: Session,
+    loop_or_posting: Loop | Posting,
+    *,
+    reason: str | None = None,
+    actor_id: int | None = None,
+    plan_version_id: int | None = None,
+) -> list[str]:
+    """Allow scheduling only on a plan covering every must-have, or with a written, audited reason.
+
+    The plan checked is ``plan_version_id`` if given, else the loop's own plan version, else the
+    posting's latest published version, else its working plan. When the check is waived, an audit
+    entry (action ``coverage_override``) records the reason and the waived competencies, and a loop
+    keeps the reason in ``Loop.coverage_override``. Does not commit: the caller's scheduling service
+    commits once, so the audit entry lands together with the scheduling it allowed.
+
+    :return: slugs of the must-haves the override waives (empty when the plan covers them all).
+    :raise UncoveredMustHave: when a must-have is uncovered and ``reason`` is blank or missing.
+    :raise NotFound: when the posting or version does not exist.
+    """
+    loop = loop_or_posting if isinstance(loop_or_posting, Loop) else None
+    posting_id = loop.posting_id if loop is not None else loop_or_posting.id
+    version_id = plan_version_id or (loop.plan_version_id if loop is not None else None)
+    version_id = version_id or _latest_version_id(session, posting_id)
+    coverage = posting_coverage(session, posting_id, version_id=version_id)
+    waived = check_schedulable(coverage, reason)
+    if waived:
+        text = (reason or "").strip()
+        if len(text) > 2000:
+            raise ValidationFailed("Keep the override reason under 2,000 characters.")
+        if loop is not None:
+            loop.coverage_override = text
+        record(session, actor_id=actor_id, action=OVERRIDE_ACTION,
+               entity="loop" if loop is not None else "posting",
+               entity_id=loop.id if loop is not None else posting_id, reason=text,
+               details={"posting_id": posting_id, "plan_version_id": version_id, "uncovered": waived})
+    return waived

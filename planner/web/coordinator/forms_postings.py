@@ -1,0 +1,43 @@
+"""Posting forms: they check shape only; rules that span entities live in planner.services.postings."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+
+STATUS_CHOICES = [("draft", "Draft"), ("open", "Open"), ("closed", "Closed")]
+PRIORITY_CHOICES = [("must-have", "Must-have"), ("nice-to-have", "Nice-to-have")]
+
+
+class PostingForm(FlaskForm):
+    title = StringField("Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)])
+    team = StringField("Team", validators=[Length(max=120)], description="The hiring team, e.g. Neuron Compiler.")
+    location = StringField("Location", validators=[Length(max=200)])
+    level = StringField("Level", validators=[Length(max=60)])
+    hiring_manager = StringField("Hiring manager", validators=[Length(max=120)])
+    status = SelectField("Status", choices=STATUS_CHOICES, default="draft")
+    text = TextAreaField("Posting text", validators=[Length(max=200_000)],
+                         description="Paste the full job description. Competencies are suggested from it "
+                                     "when you save.")
+    upload = FileField("…or upload a file", description="A .txt or .md file in UTF-8; it replaces the text above.")
+
+
+class SelectionForm(FlaskForm):
+    """One competency card: a decision plus its priority and required coverage."""
+
+    decision = HiddenField(validators=[InputRequired()])
+    priority = SelectField("Priority", choices=PRIORITY_CHOICES)
+    required_coverage = IntegerField("Rounds", validators=[InputRequired(message="Enter a number of rounds.")])
+
+
+class AddCompetencyForm(FlaskForm):
+    competency_id = SelectField("Competency", coerce=int, validate_choice=False,
+                                validators=[InputRequired(message="Choose a competency from the library.")])
+    priority = SelectField("Priority", choices=PRIORITY_CHOICES, default="must-have")
+    required_coverage = IntegerField("Rounds", validators=[Optional()])
+
+
+class EmptyForm(FlaskForm):
+    """A POST with nothing but the CSRF token (bulk actions, re-run extraction)."""
