@@ -18,6 +18,7 @@ from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.core.library import CATEGORIES, GAP_MARK, SUPPORTING_MARK
 from planner.models import Competency, CompetencyCategory
 from planner.services import audit
+from planner.services.postings import InvalidField
 
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SLUG = 80
@@ -43,24 +44,24 @@ def parse_phrases(text: str) -> list[str]:
     """
     phrases = list(dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip()))
     if not phrases:
-        raise ValidationFailed("Add at least one phrase, so the extractor can recognise the competency.")
+        raise InvalidField("Add at least one phrase, so the extractor can recognise the competency.", "phrases")
     for phrase in phrases:
         body = phrase.removeprefix(SUPPORTING_MARK).strip()
         if not all(re.search(r"\w", part) for part in body.split(GAP_MARK)):
-            raise ValidationFailed(f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.")
+            raise InvalidField(f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.", "phrases")
     if all(p.startswith(SUPPORTING_MARK) for p in phrases):
-        raise ValidationFailed("Every phrase starts with ~ (supporting); add at least one strong phrase without ~.")
+        raise InvalidField("Every phrase starts with ~ (supporting); add at least one strong phrase without ~.", "phrases")
     return phrases
 
 
 def _clean(fields: CompetencyFields) -> dict:
     name = " ".join((fields.name or "").split())
     if not name:
-        raise ValidationFailed("Give the competency a name.")
+        raise InvalidField("Give the competency a name.", "name")
     if len(name) > MAX_NAME:
-        raise ValidationFailed(f"The name is longer than {MAX_NAME} characters; shorten it.")
+        raise InvalidField(f"The name is longer than {MAX_NAME} characters; shorten it.", "name")
     if fields.category not in CATEGORIES:
-        raise ValidationFailed(f"{fields.category!r} is not a category; use {', '.join(CATEGORIES)}.")
+        raise InvalidField(f"{fields.category!r} is not a category; use {', '.join(CATEGORIES)}.", "category")
     return {"name": name, "category": CompetencyCategory(fields.category),
             "description": (fields.description or "").strip(), "rubric_strong": (fields.rubric_strong or "").strip(),
             "rubric_weak": (fields.rubric_weak or "").strip(), "phrases": parse_phrases(fields.phrases)}
@@ -73,9 +74,9 @@ def check_slug(slug: str) -> str:
     """
     slug = (slug or "").strip()
     if not slug:
-        raise ValidationFailed("Give the competency a slug, e.g. 'system-design'.")
+        raise InvalidField("Give the competency a slug, e.g. 'system-design'.", "slug")
     if len(slug) > MAX_SLUG or not _SLUG_RE.match(slug):
-        raise ValidationFailed(f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.")
+        raise InvalidField(f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.", "slug")
     return slug
 
 

@@ -69,11 +69,17 @@ def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
     session.add(posting)
     session.flush()
     store_suggestions(session, posting, find_competencies(session, posting.text))
+    # The coordinator has reviewed the suggestions: the four must-haves and what the rounds assess are
+    # accepted; the rest stay suggested, as a real review in progress would leave them.
+    in_rounds = {slug for *_, focus, _outside, _questions in data.ROUNDS for slug, _level in focus}
+    slugs = {c.id: slug for slug, c in competencies.items()}
     for selection in posting.competencies:
-        slug = next(s for s, c in competencies.items() if c.id == selection.competency_id)
-        selection.state = SelectionState.ACCEPTED
+        slug = slugs[selection.competency_id]
         if slug in data.MUST_HAVES:
+            selection.state = SelectionState.ACCEPTED
             selection.priority, selection.required_coverage = Priority.MUST_HAVE, 2
+        elif slug in in_rounds:
+            selection.state = SelectionState.ACCEPTED
     return posting
 
 

@@ -135,8 +135,8 @@ def _clean(session: Session, posting_id: int, data: RoundInput, *, round_id: int
     try:
         kind = RoundKind(data.kind)
     except ValueError:
-        raise ValidationFailed(
-            f"'{data.kind}' is not a round kind; use one of {', '.join(k.value for k in RoundKind)}.") from None
+        kinds = ", ".join(k.value for k in RoundKind)
+        raise ValidationFailed(f"'{data.kind}' is not a round kind; use one of {kinds}.") from None
     if not MIN_MINUTES <= data.minutes <= MAX_MINUTES:
         raise ValidationFailed(f"A round lasts between {MIN_MINUTES} and {MAX_MINUTES} minutes.")
     if not 1 <= data.interviewers <= MAX_INTERVIEWERS:
@@ -155,8 +155,8 @@ def _clean(session: Session, posting_id: int, data: RoundInput, *, round_id: int
     competencies: dict[int, Focus] = {}
     for competency_id, focus in data.competencies.items():
         if competency_id not in accepted:
-            raise ValidationFailed(
-                "A round can only assess competencies the posting has accepted; reload the page and try again.")
+            raise ValidationFailed("A round can only assess competencies the posting has accepted; "
+                                   "reload the page and try again.")
         try:
             competencies[competency_id] = Focus(focus)
         except ValueError:
@@ -253,7 +253,8 @@ def move_round(session: Session, posting_id: int, round_id: int, direction: str,
     index = rounds.index(round_)
     target = index - 1 if direction == "up" else index + 1
     if not 0 <= target < len(rounds):
-        raise ValidationFailed(f"'{round_.name}' is already the {'first' if direction == 'up' else 'last'} round.")
+        end = "first" if direction == "up" else "last"
+        raise ValidationFailed(f"'{round_.name}' is already the {end} round.")
     other = rounds[target]
     round_.position, other.position = other.position, round_.position
     record(session, actor_id=actor_id, action="round_moved", entity="round", entity_id=round_.id,
@@ -272,7 +273,8 @@ def suggested_rounds(session: Session, posting_id: int, budget_minutes: int) -> 
         raise ValidationFailed(f"The time budget is a number of minutes between 1 and {MAX_BUDGET}.")
     reqs = coverage_service.competency_reqs(session, posting_id)
     if not reqs:
-        raise ValidationFailed("The posting has no accepted competencies yet; accept some before suggesting a plan.")
+        raise ValidationFailed(
+            "The posting has no accepted competencies yet; accept some before suggesting a plan.")
     return suggest_plan(reqs, budget_minutes, bench=coverage_service.bench(session, [r.slug for r in reqs]))
 
 

@@ -36,6 +36,14 @@ UPLOAD_SUFFIXES = (".txt", ".md")
 MAX_UPLOAD_BYTES = 1024 * 1024
 
 
+class InvalidField(ValidationFailed):
+    """Input that broke a rule, naming the form field it belongs to (views show it there)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 @dataclass(frozen=True, slots=True)
 class PostingFields:
     """What a coordinator types about a posting (plain values from the form)."""
@@ -101,19 +109,19 @@ def text_from_upload(filename: str, data: bytes) -> str:
     """
     name = (filename or "").strip() or "The file"
     if not name.lower().endswith(UPLOAD_SUFFIXES):
-        raise ValidationFailed(f"{name} is not a .txt or .md file; upload the posting as plain text.")
+        raise InvalidField(f"{name} is not a .txt or .md file; upload the posting as plain text.", "upload")
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ValidationFailed(f"{name} is larger than 1 MB, which is too large for a job posting.")
+        raise InvalidField(f"{name} is larger than 1 MB, which is too large for a job posting.", "upload")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValidationFailed(
-            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again."
-        ) from None
+        raise InvalidField(
+            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again.",
+            "upload") from None
     if "\x00" in text:
-        raise ValidationFailed(f"{name} looks like a binary file, not a posting text file.")
+        raise InvalidField(f"{name} looks like a binary file, not a posting text file.", "upload")
     if not text.strip():
-        raise ValidationFailed(f"{name} is empty; it needs the posting text.")
+        raise InvalidField(f"{name} is empty; it needs the posting text.", "upload")
     return text
 
 
@@ -121,14 +129,15 @@ def _clean(fields: PostingFields) -> dict:
     """Check the posting's own fields and return them ready for the model."""
     title = " ".join((fields.title or "").split())
     if not title:
-        raise ValidationFailed("Give the posting a title.")
+        raise InvalidField("Give the posting a title.", "title")
     text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise ValidationFailed("The posting text is empty; paste the job description or upload it as a file.")
+        raise InvalidField("The posting text is empty; paste the job description or upload it as a file.", "text")
     try:
         status = PostingStatus(fields.status)
     except ValueError:
-        raise ValidationFailed(f"{fields.status!r} is not a posting status; use draft, open or closed.") from None
+        raise InvalidField(f"{fields.status!r} is not a posting status; use draft, open or closed.",
+                           "status") from None
     return {"title": title, "text": text.strip("\n"), "status": status,
             "team": fields.team.strip(), "location": fields.location.strip(), "level": fields.level.strip(),
             "hiring_manager": fields.hiring_manager.strip()}
@@ -212,12 +221,13 @@ def _check_choice(priority: str, required_coverage: int | None) -> tuple[Priorit
     try:
         level = Priority(priority)
     except ValueError:
-        raise ValidationFailed(f"{priority!r} is not a priority; use must-have or nice-to-have.") from None
+        raise InvalidField(f"{priority!r} is not a priority; use must-have or nice-to-have.", "priority") from None
     coverage = DEFAULT_COVERAGE[level] if required_coverage is None else required_coverage
     if coverage < 1:
-        raise ValidationFailed("Required coverage must be at least 1 round.")
+        raise InvalidField("Required coverage must be at least 1 round.", "required_coverage")
     if coverage > MAX_COVERAGE:
-        raise ValidationFailed(f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.")
+        raise InvalidField(f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
+                           "required_coverage")
     return level, coverage
 
 

@@ -22,6 +22,8 @@ from planner.core.scheduling.problem import LoopPlan, Problem
 NEIGHBOURHOOD_LOOPS = 8
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
+#: Up to this many loops the whole problem is one neighbourhood.
+MONOLITHIC_LOOPS = 12
 
 
 @dataclass
@@ -69,7 +71,8 @@ def improve(
     count = len(loops)
     if count == 0:
         return LnsOutcome(list(plans), 0.0, True, 0)
-    size = min(NEIGHBOURHOOD_LOOPS, count)
+    # Small problems are solved whole, so the answer is proven optimal when the solver says so.
+    size = count if count <= MONOLITHIC_LOOPS else NEIGHBOURHOOD_LOOPS
     if budget is None:
         budget = max(4 * STEP_BUDGET, STEP_BUDGET * 3 * -(-count // size))
     order = sorted(range(count), key=lambda n: (min(w.start for w in loops[n].windows), n))

@@ -1,0 +1,326 @@
+"""Queue the calendar messages that announce a change of an interview, in the caller's transaction.
+
+The scheduler's use cases (confirm, reschedule, cancel, replace) change Interview and Seat rows,
+flush, call one ``announce_*`` function and commit once: the change and its outbox messages land
+together or not at all. Nothing here commits or sends; ``planner.services.outbox`` delivers.
+
+Every :class:`OutboxMessage` holds everything its email needs (subject, both bodies, the .ics
+bytes, method, recipient) and a Message-ID fixed when it is written, so a re-delivery after a
+crash is the very same message (see ``planner.services.outbox``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from planner.core.calendar import (
+    REASSIGNMENT_SEQUENCE_STEP,
+    InterviewEvent,
+    Organizer,
+    OutgoingMessage,
+    Person,
+    candidate_message,
+    panel_cancel_messages,
+    panel_request_messages,
+    reassignment_messages,
+)
+from planner.core.errors import NotFound, ValidationFailed
+from planner.models import (
+    Interview,
+    Interviewer,
+    InterviewStatus,
+    Loop,
+    OutboxMessage,
+    Posting,
+    Seat,
+    SeatRole,
+    SeatStatus,
+)
+
+#: Outbox kinds: first invite, later update, cancellation, panel change, the candidate's copy.
+KINDS = ("invite", "update", "cancel", "reassign", "itinerary")
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """What every calendar message needs from configuration."""
+
+    organizer_email: str
+    organizer_name: str
+    base_url: str
+    uid_domain: str
+
+    @classmethod
+    def from_mapping(cls, config: Mapping) -> MailSettings:
+        """Read MAIL_ORGANIZER_EMAIL, MAIL_ORGANIZER_NAME, BASE_URL and UID_DOMAIN from app config."""
+        return cls(
+            organizer_email=str(config.get("MAIL_ORGANIZER_EMAIL") or "recruiting@planner.example"),
+            organizer_name=str(config.get("MAIL_ORGANIZER_NAME") or "Recruiting"),
+            base_url=str(config.get("BASE_URL") or "http://127.0.0.1:5000").rstrip("/"),
+            uid_domain=str(config.get("UID_DOMAIN") or "planner.example"),
+        )
+
+    @property
+    def organizer(self) -> Organizer:
+        return Organizer(email=self.organizer_email, name=self.organizer_name)
+
+    @property
+    def interviewer_page_url(self) -> str:
+        return self.base_url + "/interviewer/"
+
+
+def new_interview_uid(settings: MailSettings) -> str:
+    """A fresh, unguessable calendar UID for a new interview: ``interview-<hex>@<uid_domain>``."""
+    return f"interview-{secrets.token_hex(12)}@{settings.uid_domain}"
+
+
+def new_message_id(settings: MailSettings) -> str:
+    """An RFC 5322 Message-ID, fixed when the outbox row is written."""
+    return f"<outbox-{secrets.token_hex(16)}@{settings.uid_domain}>"
+
+
+# --- turning rows into calendar inputs -------------------------------------------------------------
+
+
+def competency_labels(detail: Mapping | None) -> tuple[str, ...]:
+    """The competencies of ``Interview.round_detail`` as display strings, tolerant of missing keys."""
+    labels = []
+    for item in (detail or {}).get("competencies") or []:
+        if isinstance(item, str):
+            name, focus = item, ""
+        elif isinstance(item, Mapping):
+            name = str(item.get("name") or item.get("slug") or "").strip()
+            focus = str(item.get("focus") or "").strip()
+        else:
+            continue
+        if name:
+            labels.append(f"{name} ({focus} focus)" if focus else name)
+    return tuple(labels)
+
+
+def focus_questions(detail: Mapping | None) -> tuple[str, ...]:
+    """The focus questions of ``Interview.round_detail``, empty when absent."""
+    raw = (detail or {}).get("focus_questions") or []
+    return tuple(str(q).strip() for q in raw if isinstance(q, str | int | float) and str(q).strip())
+
+
+def interview_event(
+    session: Session,
+    interview: Interview,
+    settings: MailSettings,
+    *,
+    last_modified: datetime,
+    sequence: int | None = None,
+) -> InterviewEvent:
+    """The calendar view of an interview row (status CANCELLED when the interview is cancelled)."""
+    loop = interview.loop
+    posting = session.get(Posting, loop.posting_id)
+    status = "CANCELLED" if interview.status == InterviewStatus.CANCELLED else "CONFIRMED"
+    return InterviewEvent(
+        uid=interview.uid,
+        sequence=interview.sequence if sequence is None else sequence,
+        start_utc=interview.start,
+        end_utc=interview.end,
+        last_modified_utc=last_modified,
+        candidate_name=loop.candidate.name,
+        posting_title=posting.title if posting else "Interview",
+        round_name=interview.round_name,
+        competencies=competency_labels(interview.round_detail),
+        focus_questions=focus_questions(interview.round_detail),
+        location=(interview.location or loop.location or "").strip() or None,
+        video_url=(interview.video_url or loop.video_url or "").strip() or None,
+        interviewer_page_url=settings.interviewer_page_url,
+        status=status,
+    )
+
+
+def person_of(interviewer: Interviewer) -> Person:
+    """An interviewer as a calendar recipient."""
+    return Person(email=interviewer.email, name=interviewer.name, timezone=interviewer.timezone or "UTC")
+
+
+def candidate_person(loop: Loop) -> Person:
+    """The loop's candidate as a calendar recipient."""
+    candidate = loop.candidate
+    return Person(email=candidate.email, name=candidate.name, timezone=candidate.timezone or "UTC")
+
+
+def panel(interview: Interview) -> tuple[list[Person], list[Person]]:
+    """Assessors and trainees on the interview's active seats."""
+    active = [s for s in interview.seats if s.status == SeatStatus.ACTIVE]
+    active.sort(key=lambda s: (s.role != SeatRole.ASSESSOR, s.interviewer.name, s.interviewer_id))
+    assessors = [person_of(s.interviewer) for s in active if s.role == SeatRole.ASSESSOR]
+    trainees = [person_of(s.interviewer) for s in active if s.role == SeatRole.TRAINEE]
+    return assessors, trainees
+
+
+def _get_interview(session: Session, interview_id: int) -> Interview:
+    interview = session.get(Interview, interview_id)
+    if interview is None:
+        raise NotFound(f"Interview {interview_id} does not exist.")
+    if not interview.uid:
+        raise ValidationFailed(f"Interview {interview_id} has no calendar UID; set one with new_interview_uid.")
+    return interview
+
+
+def _body(message: OutgoingMessage, subtype: str) -> str:
+    part = message.email.get_body(preferencelist=(subtype,))
+    return part.get_content() if part is not None else ""
+
+
+def _queue(
+    session: Session,
+    messages: Sequence[OutgoingMessage],
+    *,
+    kind: str,
+    interview: Interview,
+    sequence: int,
+    settings: MailSettings,
+    now: datetime,
+) -> int:
+    for message in messages:
+        session.add(
+            OutboxMessage(
+                message_id=new_message_id(settings),
+                kind=kind,
+                method=message.method,
+                recipient_email=message.recipient.email,
+                recipient_name=message.recipient.name[:120],
+                subject=str(message.email["Subject"])[:300],
+                body_text=_body(message, "plain"),
+                body_html=_body(message, "html"),
+                ics=message.ics,
+                interview_id=interview.id,
+                loop_id=interview.loop_id,
+                sequence=sequence,
+                next_attempt_at=now,
+                created_at=now,
+            )
+        )
+    return len(messages)
+
+
+# --- the use-case helpers -------------------------------------------------------------------------
+
+
+def announce_scheduled(
+    session: Session, interview_ids: Sequence[int], *, settings: MailSettings, now: datetime
+) -> int:
+    """Queue the first REQUEST to each assessor and trainee, and the candidate's copy, per interview.
+
+    :return: how many messages were queued.
+    :raise NotFound: an interview id does not exist.
+    :raise CalendarInputError: an interview cannot make a valid invite (no panel, bad link...).
+    """
+    session.flush()
+    count = 0
+    for interview_id in interview_ids:
+        interview = _get_interview(session, interview_id)
+        event = interview_event(session, interview, settings, last_modified=now)
+        assessors, trainees = panel(interview)
+        msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="invite", trainees=trainees)
+        count += _queue(session, msgs, kind="invite", interview=interview, sequence=event.sequence,
+                        settings=settings, now=now)
+        cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="invite")
+        count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
+                        settings=settings, now=now)
+    session.flush()
+    return count
+
+
+def announce_changed(session: Session, interview_id: int, *, settings: MailSettings, now: datetime) -> int:
+    """Bump the SEQUENCE by one and queue the updated REQUEST to the panel and the candidate."""
+    session.flush()
+    interview = _get_interview(session, interview_id)
+    interview.sequence += 1
+    event = interview_event(session, interview, settings, last_modified=now)
+    assessors, trainees = panel(interview)
+    msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="update", trainees=trainees)
+    count = _queue(session, msgs, kind="update", interview=interview, sequence=event.sequence,
+                   settings=settings, now=now)
+    cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="update")
+    count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
+                    settings=settings, now=now)
+    session.flush()
+    return count
+
+
+def announce_cancelled(session: Session, interview_id: int, *, settings: MailSettings, now: datetime) -> int:
+    """Bump the SEQUENCE and queue a CANCEL to the panel and to the candidate.
+
+    The panel is the active seats; if the caller already marked every seat removed, all seats.
+    """
+    session.flush()
+    interview = _get_interview(session, interview_id)
+    interview.sequence += 1
+    event = replace(interview_event(session, interview, settings, last_modified=now), status="CANCELLED")
+    assessors, trainees = panel(interview)
+    if not assessors and not trainees:
+        people = sorted(interview.seats, key=lambda s: (s.role != SeatRole.ASSESSOR, s.interviewer.name))
+        assessors = [person_of(s.interviewer) for s in people]
+    msgs = panel_cancel_messages(event, settings.organizer, assessors, now, trainees=trainees)
+    count = _queue(session, msgs, kind="cancel", interview=interview, sequence=event.sequence,
+                   settings=settings, now=now)
+    cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="cancel")
+    count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
+                    settings=settings, now=now)
+    session.flush()
+    return count
+
+
+def announce_replaced(
+    session: Session,
+    interview_id: int,
+    removed_interviewer_id: int,
+    *,
+    settings: MailSettings,
+    now: datetime,
+) -> int:
+    """Raise the SEQUENCE by 2; CANCEL to the person taken off, updated REQUEST to the new panel.
+
+    Panel members who never received a message about this interview get an "invite" wording,
+    the others an "update". The candidate's copy does not change (it names no interviewers).
+
+    :raise NotFound: the interview or the removed interviewer does not exist.
+    :raise ValidationFailed: the removed interviewer still holds an active seat.
+    """
+    session.flush()
+    interview = _get_interview(session, interview_id)
+    removed = session.get(Interviewer, removed_interviewer_id)
+    if removed is None:
+        raise NotFound(f"Interviewer {removed_interviewer_id} does not exist.")
+    still_active = session.scalar(
+        select(Seat.id).where(
+            Seat.interview_id == interview.id,
+            Seat.interviewer_id == removed.id,
+            Seat.status == SeatStatus.ACTIVE,
+        )
+    )
+    if still_active is not None:
+        raise ValidationFailed(f"{removed.name} still holds a seat on this interview; remove the seat first.")
+    interview.sequence += REASSIGNMENT_SEQUENCE_STEP
+    event = interview_event(session, interview, settings, last_modified=now)
+    assessors, trainees = panel(interview)
+    told = {
+        email.lower()
+        for email in session.scalars(
+            select(OutboxMessage.recipient_email).where(OutboxMessage.interview_id == interview.id)
+        )
+    }
+    added = [p for p in [*assessors, *trainees] if p.email.lower() not in told]
+    msgs = reassignment_messages(
+        event, settings.organizer, [person_of(removed)], added, assessors, now, trainees=trainees
+    )
+    count = 0
+    for message in msgs:
+        seq = event.sequence - 1 if message.method == "CANCEL" else event.sequence
+        count += _queue(session, [message], kind="reassign", interview=interview, sequence=seq,
+                        settings=settings, now=now)
+    session.flush()
+    return count
