@@ -57,3 +57,33 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
 
 def get_user(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
+
+
+def update_preferences(session: Session, user_id: int, *, name: str, timezone: str) -> User:
+    """Change a user's display name and the zone their pages are shown in, and commit.
+
+    :raise ValidationFailed: the zone is unknown or the name is empty.
+    """
+    from planner.core.timezones import require_timezone
+
+    require_timezone(timezone)
+    if not name.strip():
+        raise ValidationFailed("The name cannot be empty.")
+    user = session.get(User, user_id)
+    user.name, user.timezone = name.strip(), timezone
+    session.commit()
+    return user
+
+
+def change_password(session: Session, user_id: int, *, current: str, new: str) -> None:
+    """Replace the password after checking the current one, and commit.
+
+    :raise ValidationFailed: the current password is wrong or the new one too short.
+    """
+    user = session.get(User, user_id)
+    if not check_password_hash(user.password_hash, current):
+        raise ValidationFailed("The current password is not correct.")
+    if len(new) < MIN_PASSWORD:
+        raise ValidationFailed(f"The new password must be at least {MIN_PASSWORD} characters long.")
+    user.password_hash = generate_password_hash(new)
+    session.commit()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from planner.web import auth, errors, filters, health
+from planner.web import account, auth, errors, filters, health
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
 from planner.web.extensions import csrf, login_manager
@@ -21,6 +21,7 @@ def init_web(app: Flask) -> None:
     errors.register(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(auth.bp)
+    app.register_blueprint(account.bp)
     app.register_blueprint(coordinator_bp)
     app.register_blueprint(interviewer_bp)
     app.register_blueprint(manager_bp)
