@@ -21,10 +21,13 @@ COMMANDS = [db_group, demo_command, serve_command, users_group]
 
 def _register_optional() -> None:
     # Commands whose modules are added by feature work register here as they land.
+    from planner.cli.coverage import coverage_command
     from planner.cli.extract import extract_command
+    from planner.cli.invites import invites_group
     from planner.cli.schedule import schedule_command
+    from planner.cli.worker import worker_command
 
-    COMMANDS.extend([extract_command, schedule_command])
+    COMMANDS.extend([extract_command, schedule_command, coverage_command, invites_group, worker_command])
 
 
 try:

@@ -35,16 +35,19 @@ class LibraryPage:
 
 def usage_counts(session: Session) -> dict[int, int]:
     """Competency id -> number of postings that accepted it."""
-    return dict(session.execute(
-        select(PostingCompetency.competency_id, func.count(func.distinct(PostingCompetency.posting_id)))
-        .where(PostingCompetency.state == SelectionState.ACCEPTED)
-        .group_by(PostingCompetency.competency_id)
-    ).all())
+    return dict(
+        session.execute(
+            select(PostingCompetency.competency_id, func.count(func.distinct(PostingCompetency.posting_id)))
+            .where(PostingCompetency.state == SelectionState.ACCEPTED)
+            .group_by(PostingCompetency.competency_id)
+        ).all()
+    )
 
 
 def _matches(competency: Competency, words: list[str]) -> bool:
-    haystack = " ".join([competency.name, competency.slug, competency.description,
-                         " ".join(competency.phrases or ())]).lower()
+    haystack = " ".join(
+        [competency.name, competency.slug, competency.description, " ".join(competency.phrases or ())]
+    ).lower()
     return all(word in haystack for word in words)
 
 
@@ -54,16 +57,34 @@ def list_library(session: Session, *, search: str = "") -> LibraryPage:
     counts = usage_counts(session)
     words = search.lower().split()
     entries = [LibraryEntry(c, counts.get(c.id, 0)) for c in competencies if _matches(c, words)]
-    groups = [(category, [e for e in entries if e.competency.category.value == category and
-                          e.competency.retired_at is None]) for category in CATEGORIES]
+    groups = [
+        (
+            category,
+            [
+                e
+                for e in entries
+                if e.competency.category.value == category and e.competency.retired_at is None
+            ],
+        )
+        for category in CATEGORIES
+    ]
     retired = [e for e in entries if e.competency.retired_at is not None]
-    return LibraryPage(groups=[(c, items) for c, items in groups if items], retired=retired,
-                       total=len(competencies), shown=len(entries))
+    return LibraryPage(
+        groups=[(c, items) for c, items in groups if items],
+        retired=retired,
+        total=len(competencies),
+        shown=len(entries),
+    )
 
 
 def get_usage(session: Session, competency_id: int) -> int:
     """How many postings accepted this competency."""
-    return session.scalar(
-        select(func.count(func.distinct(PostingCompetency.posting_id)))
-        .where(PostingCompetency.competency_id == competency_id, PostingCompetency.state == SelectionState.ACCEPTED)
-    ) or 0
+    return (
+        session.scalar(
+            select(func.count(func.distinct(PostingCompetency.posting_id))).where(
+                PostingCompetency.competency_id == competency_id,
+                PostingCompetency.state == SelectionState.ACCEPTED,
+            )
+        )
+        or 0
+    )

@@ -375,10 +375,13 @@ def get_suggestion(session: Session, posting_id: int, budget_minutes: int) -> Su
             "The posting has no accepted competencies yet; accept some before suggesting a plan.")
     bench = load_bench(session)
     rounds = suggest_plan(reqs, budget_minutes, bench=bench)
-    return Suggestion(budget=budget_minutes, rounds=tuple(rounds), coverage=compute_coverage(reqs, rounds, bench),
+    return Suggestion(budget=budget_minutes, rounds=tuple(rounds),
+                      coverage=compute_coverage(reqs, rounds, bench),
                       names={req.slug: req.name for req in reqs})
 
 
-__all__ = ["Suggestion", "get_suggestion", "EditorCompetency", "EditorRound", "PlanEditor", "PostingCoverage", "PostingSummary",
-           "VersionView", "get_plan_editor", "get_posting_coverage", "list_posting_coverage", "load_bench",
-           "snapshot_plan"]
+__all__ = [
+    "EditorCompetency", "EditorRound", "PlanEditor", "PostingCoverage", "PostingSummary", "Suggestion",
+    "VersionView", "get_plan_editor", "get_posting_coverage", "get_suggestion", "list_posting_coverage",
+    "load_bench", "snapshot_plan",
+]

@@ -142,7 +142,7 @@ class InterviewerDetail:
         return self.week_start == self.this_week_start
 
 
-# --------------------------------------------------------------------------------------------- shared rows
+# ---------------------------------------------------------------------------------- shared rows
 
 
 def _seat_records(
@@ -234,7 +234,7 @@ def _caps(person: Interviewer, seats: list[SeatRecord], now: datetime) -> CapSta
     return load_against_caps(seats, ZoneInfo(person.timezone), person.max_per_day, person.max_per_week, now)
 
 
-# --------------------------------------------------------------------------------------------- pool list
+# ---------------------------------------------------------------------------------- pool list
 
 
 def list_teams(session: Session) -> tuple[str, ...]:
@@ -248,13 +248,12 @@ def list_teams(session: Session) -> tuple[str, ...]:
 
 def list_competency_choices(session: Session) -> tuple[tuple[int, str], ...]:
     """Current (not retired) competencies as (id, name), by name."""
-    return tuple(
-        session.execute(
-            select(Competency.id, Competency.name)
-            .where(Competency.retired_at.is_(None))
-            .order_by(Competency.name)
-        ).tuples()
+    rows = session.execute(
+        select(Competency.id, Competency.name)
+        .where(Competency.retired_at.is_(None))
+        .order_by(Competency.name)
     )
+    return tuple((cid, name) for cid, name in rows)
 
 
 def list_pool(
@@ -297,15 +296,13 @@ def list_pool(
     people = session.scalars(query).all()
     ids = [p.id for p in people]
     competencies = {c.id: c for c in session.scalars(select(Competency))}
-    logins = (
-        dict(
-            session.execute(
-                select(User.id, User.email).where(User.id.in_([p.user_id for p in people if p.user_id]))
-            ).tuples()
-        )
-        if any(p.user_id for p in people)
-        else {}
-    )
+    user_ids = [p.user_id for p in people if p.user_id]
+    logins: dict[int, str] = {}
+    if user_ids:
+        logins = {
+            uid: email
+            for uid, email in session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))
+        }
     seats = _seat_records(session, ids, *_window(now))
     counts = _training_counts(session, ids, now)
     rows = tuple(
@@ -464,7 +461,7 @@ def get_interviewer_detail(
             .where(BusyBlock.interviewer_id == person.id, BusyBlock.source.like("import:%"))
             .group_by(BusyBlock.source)
             .order_by(BusyBlock.source)
-        ).tuples()
+        )
     )
     upcoming = (
         session.scalar(

@@ -39,15 +39,29 @@ class PostingRow:
 
 
 def list_postings(session: Session, *, search: str = "", status: str = "") -> list[PostingRow]:
-    """Postings newest first with counts of accepted, must-have and open suggested competencies (one query)."""
+    """Postings newest first, counting accepted, must-have and open suggested competencies (one query)."""
     state = PostingCompetency.state
     query = (
-        select(Posting.id, Posting.title, Posting.team, Posting.location, Posting.hiring_manager, Posting.status,
-               func.count(case((state == SelectionState.ACCEPTED, 1))),
-               func.count(case(((state == SelectionState.ACCEPTED)
-                                & (PostingCompetency.priority == Priority.MUST_HAVE), 1))),
-               func.count(case((state == SelectionState.SUGGESTED, 1))),
-               Posting.updated_at)
+        select(
+            Posting.id,
+            Posting.title,
+            Posting.team,
+            Posting.location,
+            Posting.hiring_manager,
+            Posting.status,
+            func.count(case((state == SelectionState.ACCEPTED, 1))),
+            func.count(
+                case(
+                    (
+                        (state == SelectionState.ACCEPTED)
+                        & (PostingCompetency.priority == Priority.MUST_HAVE),
+                        1,
+                    )
+                )
+            ),
+            func.count(case((state == SelectionState.SUGGESTED, 1))),
+            Posting.updated_at,
+        )
         .outerjoin(PostingCompetency, PostingCompetency.posting_id == Posting.id)
         .group_by(Posting.id)
         .order_by(Posting.updated_at.desc(), Posting.id.desc())
@@ -57,12 +71,27 @@ def list_postings(session: Session, *, search: str = "", status: str = "") -> li
     words = search.split()
     for word in words[:8]:
         pattern = f"%{word.lower()}%"
-        query = query.where(or_(func.lower(Posting.title).like(pattern), func.lower(Posting.team).like(pattern),
-                                func.lower(Posting.location).like(pattern),
-                                func.lower(Posting.hiring_manager).like(pattern)))
+        query = query.where(
+            or_(
+                func.lower(Posting.title).like(pattern),
+                func.lower(Posting.team).like(pattern),
+                func.lower(Posting.location).like(pattern),
+                func.lower(Posting.hiring_manager).like(pattern),
+            )
+        )
     return [
-        PostingRow(id=r[0], title=r[1], team=r[2], location=r[3], hiring_manager=r[4], status=r[5].value,
-                   accepted=r[6], must_haves=r[7], suggested=r[8], updated_at=r[9])
+        PostingRow(
+            id=r[0],
+            title=r[1],
+            team=r[2],
+            location=r[3],
+            hiring_manager=r[4],
+            status=r[5].value,
+            accepted=r[6],
+            must_haves=r[7],
+            suggested=r[8],
+            updated_at=r[9],
+        )
         for r in session.execute(query)
     ]
 
@@ -70,7 +99,9 @@ def list_postings(session: Session, *, search: str = "", status: str = "") -> li
 def count_by_status(session: Session) -> dict[str, int]:
     """How many postings hold each status (every status present, zero when none)."""
     counts = dict.fromkeys(STATUSES, 0)
-    for status, count in session.execute(select(Posting.status, func.count(Posting.id)).group_by(Posting.status)):
+    for status, count in session.execute(
+        select(Posting.status, func.count(Posting.id)).group_by(Posting.status)
+    ):
         counts[status.value] = count
     return counts
 
@@ -171,7 +202,7 @@ def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
     """
     sentences: dict[tuple[int, int], tuple[set, list]] = {}
     for item, name in evidence:
-        if not (0 <= item.start < item.end <= len(text)) or text[item.start:item.end] != item.sentence:
+        if not (0 <= item.start < item.end <= len(text)) or text[item.start : item.end] != item.sentence:
             continue
         names, spans = sentences.setdefault((item.start, item.end), (set(), []))
         names.add(name)
@@ -182,7 +213,9 @@ def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
             continue
         if start > cursor:
             segments.append(Segment((Part(text[cursor:start]),)))
-        segments.append(Segment(split_parts(text[start:end], spans), True, _anchor(start), tuple(sorted(names))))
+        segments.append(
+            Segment(split_parts(text[start:end], spans), True, _anchor(start), tuple(sorted(names)))
+        )
         cursor = end
     if cursor < len(text):
         segments.append(Segment((Part(text[cursor:]),)))
@@ -192,18 +225,32 @@ def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
 def _view(pc: PostingCompetency, text: str) -> SelectionView:
     c = pc.competency
     return SelectionView(
-        id=pc.id, competency_id=c.id, slug=c.slug, name=c.name, category=c.category.value,
-        description=c.description, retired=c.retired_at is not None, state=pc.state.value,
-        priority=pc.priority.value, required_coverage=pc.required_coverage, score=pc.score,
-        evidence=[EvidenceView(split_parts(e.sentence, e.spans or []), _anchor(e.start),
-                               text[e.start:e.end] == e.sentence) for e in pc.evidence],
+        id=pc.id,
+        competency_id=c.id,
+        slug=c.slug,
+        name=c.name,
+        category=c.category.value,
+        description=c.description,
+        retired=c.retired_at is not None,
+        state=pc.state.value,
+        priority=pc.priority.value,
+        required_coverage=pc.required_coverage,
+        score=pc.score,
+        evidence=[
+            EvidenceView(
+                split_parts(e.sentence, e.spans or []), _anchor(e.start), text[e.start : e.end] == e.sentence
+            )
+            for e in pc.evidence
+        ],
     )
 
 
 def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
     """Everything the posting page shows, in four queries."""
     posting = session.scalar(
-        select(Posting).where(Posting.id == posting_id).options(
+        select(Posting)
+        .where(Posting.id == posting_id)
+        .options(
             selectinload(Posting.competencies).selectinload(PostingCompetency.competency),
             selectinload(Posting.competencies).selectinload(PostingCompetency.evidence),
         )
@@ -218,12 +265,25 @@ def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
             shown.extend((e, pc.competency.name) for e in pc.evidence)
     by_strength = lambda v: (-(v.score or 0), v.name.lower())  # noqa: E731
     views[SelectionState.SUGGESTED].sort(key=by_strength)
-    views[SelectionState.ACCEPTED].sort(key=lambda v: (v.priority != Priority.MUST_HAVE.value, *by_strength(v)))
+    views[SelectionState.ACCEPTED].sort(
+        key=lambda v: (v.priority != Priority.MUST_HAVE.value, *by_strength(v))
+    )
     views[SelectionState.REJECTED].sort(key=lambda v: v.name.lower())
     used = {pc.competency_id for pc in posting.competencies}
-    options = [c for c in session.scalars(
-        select(Competency).where(Competency.retired_at.is_(None)).order_by(Competency.category, Competency.name)
-    ) if c.id not in used]
-    return PostingPage(posting=posting, suggested=views[SelectionState.SUGGESTED],
-                       accepted=views[SelectionState.ACCEPTED], rejected=views[SelectionState.REJECTED],
-                       segments=highlight(posting.text, shown), options=options)
+    options = [
+        c
+        for c in session.scalars(
+            select(Competency)
+            .where(Competency.retired_at.is_(None))
+            .order_by(Competency.category, Competency.name)
+        )
+        if c.id not in used
+    ]
+    return PostingPage(
+        posting=posting,
+        suggested=views[SelectionState.SUGGESTED],
+        accepted=views[SelectionState.ACCEPTED],
+        rejected=views[SelectionState.REJECTED],
+        segments=highlight(posting.text, shown),
+        options=options,
+    )

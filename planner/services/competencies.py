@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from planner.core.errors import Conflict, NotFound, ValidationFailed
+from planner.core.errors import Conflict, NotFound
 from planner.core.library import CATEGORIES, GAP_MARK, SUPPORTING_MARK
 from planner.models import Competency, CompetencyCategory
 from planner.services import audit
@@ -23,6 +23,12 @@ from planner.services.postings import InvalidField
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SLUG = 80
 MAX_NAME = 120
+
+
+class SlugTaken(Conflict):
+    """Another competency already holds the slug (shown under the slug field)."""
+
+    field = "slug"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +48,23 @@ def parse_phrases(text: str) -> list[str]:
 
     :raise ValidationFailed: a phrase has an empty side of ``...``, or every phrase is supporting (~).
     """
-    phrases = list(dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip()))
+    phrases = list(
+        dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip())
+    )
     if not phrases:
-        raise InvalidField("Add at least one phrase, so the extractor can recognise the competency.", "phrases")
+        raise InvalidField(
+            "Add at least one phrase, so the extractor can recognise the competency.", "phrases"
+        )
     for phrase in phrases:
         body = phrase.removeprefix(SUPPORTING_MARK).strip()
         if not all(re.search(r"\w", part) for part in body.split(GAP_MARK)):
-            raise InvalidField(f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.", "phrases")
+            raise InvalidField(
+                f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.", "phrases"
+            )
     if all(p.startswith(SUPPORTING_MARK) for p in phrases):
-        raise InvalidField("Every phrase starts with ~ (supporting); add at least one strong phrase without ~.", "phrases")
+        raise InvalidField(
+            "Every phrase starts with ~ (supporting); add at least one strong phrase without ~.", "phrases"
+        )
     return phrases
 
 
@@ -62,9 +76,14 @@ def _clean(fields: CompetencyFields) -> dict:
         raise InvalidField(f"The name is longer than {MAX_NAME} characters; shorten it.", "name")
     if fields.category not in CATEGORIES:
         raise InvalidField(f"{fields.category!r} is not a category; use {', '.join(CATEGORIES)}.", "category")
-    return {"name": name, "category": CompetencyCategory(fields.category),
-            "description": (fields.description or "").strip(), "rubric_strong": (fields.rubric_strong or "").strip(),
-            "rubric_weak": (fields.rubric_weak or "").strip(), "phrases": parse_phrases(fields.phrases)}
+    return {
+        "name": name,
+        "category": CompetencyCategory(fields.category),
+        "description": (fields.description or "").strip(),
+        "rubric_strong": (fields.rubric_strong or "").strip(),
+        "rubric_weak": (fields.rubric_weak or "").strip(),
+        "phrases": parse_phrases(fields.phrases),
+    }
 
 
 def check_slug(slug: str) -> str:
@@ -76,19 +95,23 @@ def check_slug(slug: str) -> str:
     if not slug:
         raise InvalidField("Give the competency a slug, e.g. 'system-design'.", "slug")
     if len(slug) > MAX_SLUG or not _SLUG_RE.match(slug):
-        raise InvalidField(f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.", "slug")
+        raise InvalidField(
+            f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.", "slug"
+        )
     return slug
 
 
-def _duplicate(session: Session, slug: str) -> Conflict | None:
+def _duplicate(session: Session, slug: str) -> SlugTaken | None:
     other = session.scalar(select(Competency).where(Competency.slug == slug))
     if other is None:
         return None
     state = " (retired)" if other.retired_at else ""
-    return Conflict(f"The slug {slug!r} is already used by {other.name}{state}; choose another slug.")
+    return SlugTaken(f"The slug {slug!r} is already used by {other.name}{state}; choose another slug.")
 
 
-def create_competency(session: Session, slug: str, fields: CompetencyFields, *, actor_id: int | None) -> Competency:
+def create_competency(
+    session: Session, slug: str, fields: CompetencyFields, *, actor_id: int | None
+) -> Competency:
     """Add a competency to the library; commit.
 
     :raise ValidationFailed: a field is missing or malformed.
@@ -106,9 +129,15 @@ def create_competency(session: Session, slug: str, fields: CompetencyFields, *, 
     except IntegrityError:
         # Another coordinator took the slug between our check and the insert.
         session.rollback()
-        raise Conflict(f"The slug {slug!r} was just taken by someone else; choose another slug.") from None
-    audit.record(session, actor_id=actor_id, action="competency.create", entity="competency",
-                 entity_id=competency.id, details={"slug": slug, "name": competency.name})
+        raise SlugTaken(f"The slug {slug!r} was just taken by someone else; choose another slug.") from None
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="competency.create",
+        entity="competency",
+        entity_id=competency.id,
+        details={"slug": slug, "name": competency.name},
+    )
     session.commit()
     return competency
 
@@ -121,8 +150,9 @@ def get_competency(session: Session, competency_id: int) -> Competency:
     return competency
 
 
-def update_competency(session: Session, competency_id: int, fields: CompetencyFields, *,
-                      actor_id: int | None) -> Competency:
+def update_competency(
+    session: Session, competency_id: int, fields: CompetencyFields, *, actor_id: int | None
+) -> Competency:
     """Save a competency's name, category, description, rubric and phrases (its slug never changes); commit.
 
     :raise NotFound: no such competency.
@@ -133,20 +163,34 @@ def update_competency(session: Session, competency_id: int, fields: CompetencyFi
     changed = sorted(k for k, v in values.items() if getattr(competency, k) != v)
     for key, value in values.items():
         setattr(competency, key, value)
-    audit.record(session, actor_id=actor_id, action="competency.update", entity="competency",
-                 entity_id=competency.id, details={"slug": competency.slug, "changed": changed})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="competency.update",
+        entity="competency",
+        entity_id=competency.id,
+        details={"slug": competency.slug, "changed": changed},
+    )
     session.commit()
     return competency
 
 
-def retire_competency(session: Session, competency_id: int, *, now: datetime, actor_id: int | None) -> Competency:
+def retire_competency(
+    session: Session, competency_id: int, *, now: datetime, actor_id: int | None
+) -> Competency:
     """Withhold a competency from new selections and extraction; postings using it keep it; commit."""
     competency = get_competency(session, competency_id)
     if competency.retired_at is not None:
         raise Conflict(f"{competency.name} is already retired.")
     competency.retired_at = now
-    audit.record(session, actor_id=actor_id, action="competency.retire", entity="competency",
-                 entity_id=competency.id, details={"slug": competency.slug})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="competency.retire",
+        entity="competency",
+        entity_id=competency.id,
+        details={"slug": competency.slug},
+    )
     session.commit()
     return competency
 
@@ -157,7 +201,13 @@ def restore_competency(session: Session, competency_id: int, *, actor_id: int | 
     if competency.retired_at is None:
         raise Conflict(f"{competency.name} is not retired.")
     competency.retired_at = None
-    audit.record(session, actor_id=actor_id, action="competency.restore", entity="competency",
-                 entity_id=competency.id, details={"slug": competency.slug})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="competency.restore",
+        entity="competency",
+        entity_id=competency.id,
+        details={"slug": competency.slug},
+    )
     session.commit()
     return competency

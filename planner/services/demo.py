@@ -16,6 +16,7 @@ from planner.models import (
     Focus,
     Interviewer,
     Loop,
+    LoopStatus,
     LoopWindow,
     Posting,
     PostingCompetency,
@@ -57,6 +58,7 @@ def load_demo(session: Session, *, now: datetime) -> str:
     _users(session, interviewers)
     loops = _candidates_and_loops(session, posting, now)
     session.commit()
+    _schedule_example(session, posting, now)
     return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
             f"{len(interviewers)} interviewers, {loops} loops.")
 
@@ -164,3 +166,25 @@ def _candidates_and_loops(session: Session, posting: Posting, now: datetime) -> 
         session.add(loop)
     session.flush()
     return session.scalar(select(func.count(Loop.id)).where(Loop.posting_id == posting.id))
+
+
+def _schedule_example(session: Session, posting: Posting, now: datetime) -> None:
+    """Schedule one demo loop through the real use case, so a new user sees a finished example."""
+    from planner.core.errors import PlannerError
+    from planner.services import scheduling
+    from planner.services.invites import MailSettings
+
+    if session.scalar(select(Loop.id).where(Loop.posting_id == posting.id, Loop.status != LoopStatus.DRAFT)
+                      .limit(1)) is not None:
+        return
+    loop = session.scalar(select(Loop).join(Candidate, Candidate.id == Loop.candidate_id)
+                          .where(Loop.posting_id == posting.id, Candidate.email == data.SCHEDULED_CANDIDATE))
+    if loop is None:
+        return
+    try:
+        proposal = scheduling.propose(session, loop.id, now=now)
+        if proposal.scheduled:
+            scheduling.confirm(session, loop.id, proposal.interviews, actor_id=None, now=now,
+                               settings=MailSettings.from_mapping({}))
+    except PlannerError:
+        session.rollback()  # the demo still loads; the loop stays a draft to schedule by hand

@@ -72,6 +72,8 @@ INTERVIEWERS = [
      {"pre-silicon-feedback": "qualified", "mentoring": "reverse-shadow", "system-design": "qualified"}),
 ]
 
+#: The demo loop scheduled through the real use case, so a new user sees a finished example.
+SCHEDULED_CANDIDATE = "alex.chen@example.com"
 # (name, email, timezone, days ahead of the next Monday, local window hours)
 CANDIDATES = [
     ("Kim Lee", "kim.lee@example.com", "Europe/Berlin", (0, 1), ("15:00", "20:00")),

@@ -222,6 +222,7 @@ def announce_scheduled(
     count = 0
     for interview_id in interview_ids:
         interview = _get_interview(session, interview_id)
+        interview.updated_at = now
         event = interview_event(session, interview, settings, last_modified=now)
         assessors, trainees = panel(interview)
         msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="invite", trainees=trainees)
@@ -238,6 +239,7 @@ def announce_changed(session: Session, interview_id: int, *, settings: MailSetti
     """Bump the SEQUENCE by one and queue the updated REQUEST to the panel and the candidate."""
     session.flush()
     interview = _get_interview(session, interview_id)
+    interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
     interview.sequence += 1
     event = interview_event(session, interview, settings, last_modified=now)
     assessors, trainees = panel(interview)
@@ -258,6 +260,7 @@ def announce_cancelled(session: Session, interview_id: int, *, settings: MailSet
     """
     session.flush()
     interview = _get_interview(session, interview_id)
+    interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
     interview.sequence += 1
     event = replace(interview_event(session, interview, settings, last_modified=now), status="CANCELLED")
     assessors, trainees = panel(interview)
@@ -304,6 +307,7 @@ def announce_replaced(
     )
     if still_active is not None:
         raise ValidationFailed(f"{removed.name} still holds a seat on this interview; remove the seat first.")
+    interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
     interview.sequence += REASSIGNMENT_SEQUENCE_STEP
     event = interview_event(session, interview, settings, last_modified=now)
     assessors, trainees = panel(interview)

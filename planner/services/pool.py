@@ -104,7 +104,7 @@ class TrainingCounts:
     reverse_shadow: int = 0
 
 
-# --------------------------------------------------------------------------------------------- helpers
+# ---------------------------------------------------------------------------------- helpers
 
 
 def _get_interviewer(session: Session, interviewer_id: int) -> Interviewer:
@@ -182,7 +182,7 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
     }
 
 
-# --------------------------------------------------------------------------------------------- people
+# ---------------------------------------------------------------------------------- people
 
 
 def create_interviewer(session: Session, data: InterviewerInput, *, actor_id: int | None) -> Interviewer:
@@ -264,7 +264,7 @@ def upcoming_seat_count(session: Session, interviewer_id: int, now: datetime) ->
     )
 
 
-# --------------------------------------------------------------------------------------------- qualifications
+# ---------------------------------------------------------------------------------- qualifications
 
 
 def _get_competency(session: Session, competency_id: int) -> Competency:
@@ -456,7 +456,7 @@ def promote_qualification(
     return qualification
 
 
-# --------------------------------------------------------------------------------------------- busy time
+# ---------------------------------------------------------------------------------- busy time
 
 
 def local_to_utc(local: datetime, tz: str) -> datetime:
@@ -630,7 +630,7 @@ def remove_import(session: Session, interviewer_id: int, source: str, *, actor_i
     return removed
 
 
-# --------------------------------------------------------------------------------------------- load (shared)
+# ---------------------------------------------------------------------------------- load (shared)
 
 
 def seat_records_for(

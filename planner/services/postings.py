@@ -68,8 +68,10 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
     Accepted and rejected competencies keep their state; their evidence is refreshed so it matches
     the current text. Does not commit.
     """
-    by_slug = {c.slug: c for c in session.scalars(select(Competency).where(
-        Competency.slug.in_([f.slug for f in findings])))}
+    by_slug = {
+        c.slug: c
+        for c in session.scalars(select(Competency).where(Competency.slug.in_([f.slug for f in findings])))
+    }
     current = {pc.competency_id: pc for pc in posting.competencies}
     found_ids = set()
     for finding in findings:
@@ -79,9 +81,12 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
         found_ids.add(competency.id)
         selection = current.get(competency.id)
         if selection is None:
-            selection = PostingCompetency(competency_id=competency.id, priority=Priority.NICE_TO_HAVE,
-                                          required_coverage=DEFAULT_COVERAGE[Priority.NICE_TO_HAVE],
-                                          state=SelectionState.SUGGESTED)
+            selection = PostingCompetency(
+                competency_id=competency.id,
+                priority=Priority.NICE_TO_HAVE,
+                required_coverage=DEFAULT_COVERAGE[Priority.NICE_TO_HAVE],
+                state=SelectionState.SUGGESTED,
+            )
             posting.competencies.append(selection)
         selection.score = finding.score
         selection.evidence = _evidence_rows(finding)
@@ -96,8 +101,13 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
 
 def _evidence_rows(finding: Finding) -> list[Evidence]:
     return [
-        Evidence(position=i, sentence=item.text, start=item.start, end=item.end,
-                 spans=[[span.start, span.end] for span in item.spans])
+        Evidence(
+            position=i,
+            sentence=item.text,
+            start=item.start,
+            end=item.end,
+            spans=[[span.start, span.end] for span in item.spans],
+        )
         for i, item in enumerate(finding.evidence)
     ]
 
@@ -116,8 +126,10 @@ def text_from_upload(filename: str, data: bytes) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InvalidField(
-            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again.",
-            "upload") from None
+            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); "
+            "save it as UTF-8 and upload it again.",
+            "upload",
+        ) from None
     if "\x00" in text:
         raise InvalidField(f"{name} looks like a binary file, not a posting text file.", "upload")
     if not text.strip():
@@ -132,15 +144,24 @@ def _clean(fields: PostingFields) -> dict:
         raise InvalidField("Give the posting a title.", "title")
     text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise InvalidField("The posting text is empty; paste the job description or upload it as a file.", "text")
+        raise InvalidField(
+            "The posting text is empty; paste the job description or upload it as a file.", "text"
+        )
     try:
         status = PostingStatus(fields.status)
     except ValueError:
-        raise InvalidField(f"{fields.status!r} is not a posting status; use draft, open or closed.",
-                           "status") from None
-    return {"title": title, "text": text.strip("\n"), "status": status,
-            "team": fields.team.strip(), "location": fields.location.strip(), "level": fields.level.strip(),
-            "hiring_manager": fields.hiring_manager.strip()}
+        raise InvalidField(
+            f"{fields.status!r} is not a posting status; use draft, open or closed.", "status"
+        ) from None
+    return {
+        "title": title,
+        "text": text.strip("\n"),
+        "status": status,
+        "team": fields.team.strip(),
+        "location": fields.location.strip(),
+        "level": fields.level.strip(),
+        "hiring_manager": fields.hiring_manager.strip(),
+    }
 
 
 def create_posting(session: Session, fields: PostingFields, *, actor_id: int | None) -> Posting:
@@ -154,13 +175,21 @@ def create_posting(session: Session, fields: PostingFields, *, actor_id: int | N
     session.flush()
     findings = find_competencies(session, posting.text)
     store_suggestions(session, posting, findings)
-    audit.record(session, actor_id=actor_id, action="posting.create", entity="posting", entity_id=posting.id,
-                 details={"title": posting.title, "suggestions": len(findings)})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="posting.create",
+        entity="posting",
+        entity_id=posting.id,
+        details={"title": posting.title, "suggestions": len(findings)},
+    )
     session.commit()
     return posting
 
 
-def update_posting(session: Session, posting_id: int, fields: PostingFields, *, actor_id: int | None) -> Posting:
+def update_posting(
+    session: Session, posting_id: int, fields: PostingFields, *, actor_id: int | None
+) -> Posting:
     """Save a posting's fields; when the text changed, re-run extraction (decisions are kept); commit.
 
     :raise NotFound: no such posting.
@@ -176,8 +205,14 @@ def update_posting(session: Session, posting_id: int, fields: PostingFields, *, 
         findings = find_competencies(session, posting.text)
         store_suggestions(session, posting, findings)
         details["suggestions"] = len(findings)
-    audit.record(session, actor_id=actor_id, action="posting.update", entity="posting", entity_id=posting.id,
-                 details=details)
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="posting.update",
+        entity="posting",
+        entity_id=posting.id,
+        details=details,
+    )
     session.commit()
     return posting
 
@@ -190,15 +225,22 @@ def refresh_suggestions(session: Session, posting_id: int, *, actor_id: int | No
     posting = _posting(session, posting_id)
     findings = find_competencies(session, posting.text)
     store_suggestions(session, posting, findings)
-    audit.record(session, actor_id=actor_id, action="posting.extract", entity="posting", entity_id=posting.id,
-                 details={"suggestions": len(findings)})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="posting.extract",
+        entity="posting",
+        entity_id=posting.id,
+        details={"suggestions": len(findings)},
+    )
     session.commit()
     return len(findings)
 
 
 def _posting(session: Session, posting_id: int) -> Posting:
     posting = session.scalar(
-        select(Posting).where(Posting.id == posting_id)
+        select(Posting)
+        .where(Posting.id == posting_id)
         .options(selectinload(Posting.competencies).selectinload(PostingCompetency.evidence))
     )
     if posting is None:
@@ -221,22 +263,38 @@ def _check_choice(priority: str, required_coverage: int | None) -> tuple[Priorit
     try:
         level = Priority(priority)
     except ValueError:
-        raise InvalidField(f"{priority!r} is not a priority; use must-have or nice-to-have.", "priority") from None
+        raise InvalidField(
+            f"{priority!r} is not a priority; use must-have or nice-to-have.", "priority"
+        ) from None
     coverage = DEFAULT_COVERAGE[level] if required_coverage is None else required_coverage
     if coverage < 1:
         raise InvalidField("Required coverage must be at least 1 round.", "required_coverage")
     if coverage > MAX_COVERAGE:
-        raise InvalidField(f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
-                           "required_coverage")
+        raise InvalidField(
+            f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
+            "required_coverage",
+        )
     return level, coverage
 
 
-DECISIONS = {"accept": SelectionState.ACCEPTED, "reject": SelectionState.REJECTED,
-             "restore": SelectionState.SUGGESTED, "save": None}
+DECISIONS = {
+    "accept": SelectionState.ACCEPTED,
+    "reject": SelectionState.REJECTED,
+    "restore": SelectionState.SUGGESTED,
+    "save": None,
+}
 
 
-def decide_competency(session: Session, posting_id: int, selection_id: int, *, decision: str, priority: str,
-                      required_coverage: int | None, actor_id: int | None) -> PostingCompetency:
+def decide_competency(
+    session: Session,
+    posting_id: int,
+    selection_id: int,
+    *,
+    decision: str,
+    priority: str,
+    required_coverage: int | None,
+    actor_id: int | None,
+) -> PostingCompetency:
     """Accept, reject, restore (back to suggested) or just re-weigh one of the posting's competencies; commit.
 
     :param decision: accept, reject, restore or save (keep the state, save priority and coverage).
@@ -251,10 +309,20 @@ def decide_competency(session: Session, posting_id: int, selection_id: int, *, d
     selection.priority, selection.required_coverage = level, coverage
     if DECISIONS[decision] is not None:
         selection.state = DECISIONS[decision]
-    audit.record(session, actor_id=actor_id, action=f"posting.competency.{decision}", entity="posting",
-                 entity_id=posting_id,
-                 details={"competency": selection.competency.slug, "from": before, "to": selection.state.value,
-                          "priority": level.value, "required_coverage": coverage})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action=f"posting.competency.{decision}",
+        entity="posting",
+        entity_id=posting_id,
+        details={
+            "competency": selection.competency.slug,
+            "from": before,
+            "to": selection.state.value,
+            "priority": level.value,
+            "required_coverage": coverage,
+        },
+    )
     session.commit()
     return selection
 
@@ -269,14 +337,27 @@ def accept_all_suggestions(session: Session, posting_id: int, *, actor_id: int |
     for selection in accepted:
         selection.state = SelectionState.ACCEPTED
     if accepted:
-        audit.record(session, actor_id=actor_id, action="posting.competency.accept_all", entity="posting",
-                     entity_id=posting_id, details={"count": len(accepted)})
+        audit.record(
+            session,
+            actor_id=actor_id,
+            action="posting.competency.accept_all",
+            entity="posting",
+            entity_id=posting_id,
+            details={"count": len(accepted)},
+        )
         session.commit()
     return len(accepted)
 
 
-def add_competency(session: Session, posting_id: int, competency_id: int, *, priority: str,
-                   required_coverage: int | None, actor_id: int | None) -> PostingCompetency:
+def add_competency(
+    session: Session,
+    posting_id: int,
+    competency_id: int,
+    *,
+    priority: str,
+    required_coverage: int | None,
+    actor_id: int | None,
+) -> PostingCompetency:
     """Add a library competency to the posting as accepted, with any sentences of the text that mention it.
 
     :raise NotFound: no such posting or competency.
@@ -292,25 +373,44 @@ def add_competency(session: Session, posting_id: int, competency_id: int, *, pri
         raise ValidationFailed(f"{competency.name} is retired; restore it in the library before using it.")
     existing = next((pc for pc in posting.competencies if pc.competency_id == competency.id), None)
     if existing is not None:
-        where = {SelectionState.ACCEPTED: "already accepted",
-                 SelectionState.SUGGESTED: "already suggested; accept it there",
-                 SelectionState.REJECTED: "rejected; restore it from the Rejected section"}[existing.state]
+        where = {
+            SelectionState.ACCEPTED: "already accepted",
+            SelectionState.SUGGESTED: "already suggested; accept it there",
+            SelectionState.REJECTED: "rejected; restore it from the Rejected section",
+        }[existing.state]
         raise Conflict(f"{competency.name} is {where}.")
-    selection = PostingCompetency(competency_id=competency.id, priority=level, required_coverage=coverage,
-                                  state=SelectionState.ACCEPTED, score=None)
+    selection = PostingCompetency(
+        competency_id=competency.id,
+        priority=level,
+        required_coverage=coverage,
+        state=SelectionState.ACCEPTED,
+        score=None,
+    )
     selection.evidence = _evidence_for(posting.text, competency)
     posting.competencies.append(selection)
-    audit.record(session, actor_id=actor_id, action="posting.competency.add", entity="posting", entity_id=posting_id,
-                 details={"competency": competency.slug, "priority": level.value, "required_coverage": coverage})
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="posting.competency.add",
+        entity="posting",
+        entity_id=posting_id,
+        details={"competency": competency.slug, "priority": level.value, "required_coverage": coverage},
+    )
     session.commit()
     return selection
 
 
 def _evidence_for(text: str, competency: Competency) -> list[Evidence]:
     """Sentences of the text that mention a hand-added competency, however weakly (often none)."""
-    definition = CompetencyDef(slug=competency.slug, name=competency.name, category=competency.category.value,
-                               description=competency.description, rubric_strong=competency.rubric_strong,
-                               rubric_weak=competency.rubric_weak, phrases=tuple(competency.phrases or ()))
+    definition = CompetencyDef(
+        slug=competency.slug,
+        name=competency.name,
+        category=competency.category.value,
+        description=competency.description,
+        rubric_strong=competency.rubric_strong,
+        rubric_weak=competency.rubric_weak,
+        phrases=tuple(competency.phrases or ()),
+    )
     if not definition.strong_phrases:
         return []
     findings = extract(text, [definition], min_score=0.0)

@@ -8,6 +8,7 @@ from planner.web import account, auth, errors, filters, health
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
 from planner.web.extensions import csrf, login_manager
+from planner.web.feeds import bp as feeds_bp
 from planner.web.interviewer import bp as interviewer_bp
 from planner.web.manager import bp as manager_bp
 
@@ -25,3 +26,4 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(coordinator_bp)
     app.register_blueprint(interviewer_bp)
     app.register_blueprint(manager_bp)
+    app.register_blueprint(feeds_bp)

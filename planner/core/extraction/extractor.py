@@ -71,6 +71,6 @@ def _evidence(scored: SentenceScore) -> Evidence:
     spans = []
     for match in scored.matches:
         for start, end in match.spans:
-            spans.append(PhraseSpan(match.phrase, start - sentence.start, end - sentence.start))
+            spans.append(PhraseSpan(match.phrase, start - sentence.start, end - sentence.start, match.strong))
     spans.sort(key=lambda s: (s.start, s.end, s.phrase))
     return Evidence(sentence.text, sentence.start, sentence.end, tuple(spans))

@@ -7,11 +7,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class PhraseSpan:
-    """A library phrase matched inside an evidence sentence; offsets are relative to the sentence."""
+    """A library phrase matched inside an evidence sentence; offsets are relative to the sentence.
+
+    ``strong`` is False for a supporting phrase, which the page may highlight more faintly.
+    """
 
     phrase: str
     start: int
     end: int
+    strong: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,10 @@ class Finding:
                     "text": item.text,
                     "start": item.start,
                     "end": item.end,
-                    "spans": [{"phrase": s.phrase, "start": s.start, "end": s.end} for s in item.spans],
+                    "spans": [
+                        {"phrase": s.phrase, "start": s.start, "end": s.end, "strong": s.strong}
+                        for s in item.spans
+                    ],
                 }
                 for item in self.evidence
             ],

@@ -80,8 +80,10 @@ def _match_at(pattern: _Pattern, tokens: Sequence[Token], index: int) -> PhraseM
     spans = []
     position = index
     for part_number, part in enumerate(pattern.parts):
-        window = range(position, position + 1) if part_number == 0 else range(
-            position, min(position + MAX_GAP_WORDS + 1, len(tokens) - len(part) + 1)
+        window = (
+            range(position, position + 1)
+            if part_number == 0
+            else range(position, min(position + MAX_GAP_WORDS + 1, len(tokens) - len(part) + 1))
         )
         start = next((i for i in window if _keys_equal(tokens, i, part)), None)
         if start is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Words joined by hyphens or slashes split into separate tokens ("pre-silicon" -> pre, silicon);
 # "C++" and "C#" keep their symbols because they are different languages from "C".
@@ -17,11 +18,24 @@ _TOKEN_RE = re.compile(r"[^\W_]+[+#]*")
 # Articles carry no meaning for matching and vary freely ("before a chip" / "before the chip").
 _SKIPPED_WORDS = frozenset({"a", "an", "the"})
 _IRREGULAR = {
-    "built": "build", "led": "lead", "wrote": "writ", "written": "writ", "ran": "run",
-    "grew": "grow", "grown": "grow", "taught": "teach", "thought": "think", "made": "mak",
-    "children": "child", "people": "person", "analyses": "analysi", "data": "data",
+    "built": "build",
+    "led": "lead",
+    "wrote": "writ",
+    "written": "writ",
+    "ran": "run",
+    "grew": "grow",
+    "grown": "grow",
+    "taught": "teach",
+    "thought": "think",
+    "made": "mak",
+    "children": "child",
+    "people": "person",
+    "analyses": "analysi",
+    "data": "data",
 }
 _NO_UNDOUBLE = frozenset("lsz")
+_ISE_RE = re.compile(r"is(e|es|ed|ing|ation|ations|er|ers)$")
+_DOUBLE_L_RE = re.compile(r"(mode|labe|trave|cance|signa)ll(ing|ed|er)$")
 _VOWELS = frozenset("aeiouy")
 
 
@@ -34,6 +48,7 @@ class Token:
     end: int
 
 
+@lru_cache(maxsize=65536)
 def normalise_word(word: str) -> str:
     """Map a word to its matching key: case-folded, British spelling to American, light stemming."""
     word = word.casefold()
@@ -76,8 +91,8 @@ def _americanise(word: str) -> str:
     """Fold British spellings onto American ones (optimise, behaviour, organisation, modelling)."""
     if "our" in word and word.startswith(("behav", "colo", "favo", "hono", "labo")):
         word = word.replace("our", "or", 1)
-    word = re.sub(r"is(e|es|ed|ing|ation|ations|er|ers)$", r"iz\1", word)
-    word = re.sub(r"(mode|labe|trave|cance|signa)ll(ing|ed|er)$", r"\1l\2", word)
+    word = _ISE_RE.sub(r"iz\1", word)
+    word = _DOUBLE_L_RE.sub(r"\1l\2", word)
     return word
 
 

@@ -33,7 +33,8 @@ DECAY = 0.6
 # Words that show a sentence is about the candidate or the job, not about the company.
 _REQUIREMENT_CUE_RE = re.compile(
     r"\b(?:you|your|you'll|you’ll|we're looking|we are looking|looking for|seeking|experience|experienced"
-    r"|ability|able to|must|required|requires|preferred|(?:be|are) responsible for|proficien|familiar|knowledge|expertise"
+    r"|ability|able to|must|required|requires|preferred|(?:be|are) responsible for|proficien|familiar"
+    r"|knowledge|expertise"
     r"|skill|track record|proven|demonstrated|years|degree|will|candidate|qualif|background in|hands-on)",
     re.IGNORECASE,
 )

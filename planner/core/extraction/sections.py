@@ -24,22 +24,58 @@ _HEADINGS: dict[Section, tuple[str, ...]] = {
     Section.DUTIES: (
         r"(?:key |main |primary |core )?(?:job |role )?responsibilities",
         r"(?:basic|minimum|preferred|required|desired|additional|bonus) qualifications?",
-        r"qualifications", r"requirements", r"(?:key |technical |required )?skills",
-        r"what you(?:'|’)?ll do", r"what you will do", r"what you(?:'|’)?ll be doing", r"what you will be doing",
-        r"what you(?:'|’)?ll bring", r"what you bring", r"what we(?:'|’)?re looking for",
-        r"what we are looking for", r"who you are", r"about you", r"you have", r"you will",
-        r"in this role,? you will", r"the role", r"your role", r"role overview", r"the job",
-        r"a day in the life", r"nice to haves?", r"bonus points", r"duties", r"key duties",
-        r"essential functions", r"job description", r"what you need", r"must haves?",
+        r"qualifications",
+        r"requirements",
+        r"(?:key |technical |required )?skills",
+        r"what you(?:'|’)?ll do",
+        r"what you will do",
+        r"what you(?:'|’)?ll be doing",
+        r"what you will be doing",
+        r"what you(?:'|’)?ll bring",
+        r"what you bring",
+        r"what we(?:'|’)?re looking for",
+        r"what we are looking for",
+        r"who you are",
+        r"about you",
+        r"you have",
+        r"you will",
+        r"in this role,? you will",
+        r"the role",
+        r"your role",
+        r"role overview",
+        r"the job",
+        r"a day in the life",
+        r"nice to haves?",
+        r"bonus points",
+        r"duties",
+        r"key duties",
+        r"essential functions",
+        r"job description",
+        r"what you need",
+        r"must haves?",
     ),
     Section.ABOUT: (
-        r"about (?:us|the (?:team|company|product|role's team)|our team)", r"who we are",
-        r"our mission", r"the team", r"why join us", r"company overview", r"meet the team",
+        r"about (?:us|the (?:team|company|product|role's team)|our team)",
+        r"who we are",
+        r"our mission",
+        r"the team",
+        r"why join us",
+        r"company overview",
+        r"meet the team",
     ),
     Section.BOILERPLATE: (
-        r"benefits", r"perks(?: and benefits)?", r"what we offer", r"compensation(?: and benefits)?",
-        r"salary(?: range)?", r"pay range", r"equal (?:employment )?opportunity(?: employer)?",
-        r"eeo statement", r"how to apply", r"legal", r"accommodations?", r"privacy notice",
+        r"benefits",
+        r"perks(?: and benefits)?",
+        r"what we offer",
+        r"compensation(?: and benefits)?",
+        r"salary(?: range)?",
+        r"pay range",
+        r"equal (?:employment )?opportunity(?: employer)?",
+        r"eeo statement",
+        r"how to apply",
+        r"legal",
+        r"accommodations?",
+        r"privacy notice",
     ),
 }
 
@@ -47,19 +83,25 @@ _HEADING_KIND: dict[str, Section] = {}
 
 
 def _heading_regex() -> re.Pattern[str]:
-    """One pattern for all headings, each in its own named group per section kind."""
+    """One pattern for all headings, each in its own named group per section kind.
+
+    The pattern is only tried where a heading can start (see ``_HEADING_START_RE``): trying ~70
+    alternatives at every character would make a 1 MB posting take seconds.
+    """
     groups = []
     for kind, patterns in _HEADINGS.items():
         groups.append(f"(?P<{kind.value}>{'|'.join(patterns)})")
     alternatives = "|".join(groups)
-    # A heading starts a line, follows sentence punctuation, or is glued to a lowercase word
-    # ("teamPreferred"); it ends with a colon, a dash, a line break, the end, or a glued capital.
-    before = r"(?:(?<=^)|(?<=\n)|(?<=[.!?:;])|(?<=[.!?:;]\s)|(?<=[a-z)]))"
+    # A heading ends with a colon, a dash, a line break, the end, or a glued capital ("lifeYou").
     after = r"(?=\s*[:\-–—]|[ \t]*(?:\n|$)|(?-i:[A-Z]))"
-    return re.compile(f"{before}[ \\t]*(?:{alternatives})[ \\t]*{after}", re.IGNORECASE)
+    return re.compile(f"[ \\t]*(?:{alternatives})[ \\t]*{after}", re.IGNORECASE)
 
 
 _HEADING_RE = _heading_regex()
+# Where a heading can start: after a line break or sentence punctuation, or glued to a lowercase
+# word ("teamPreferred qualification").
+_HEADING_START_RE = re.compile(r"\n|[.!?:;]|[a-z)](?=[A-Z])")
+
 
 # Sentences that are boilerplate wherever they stand.
 _BOILERPLATE_RE = re.compile(
@@ -84,16 +126,22 @@ def find_headings(text: str) -> list[tuple[int, int, Section]]:
     A heading must be glued to its neighbours or stand on its own line; the same words inside a
     sentence ("the duties and responsibilities listed above") are not headings.
     """
-    found = []
-    for match in _HEADING_RE.finditer(text):
+    found: list[tuple[int, int, Section]] = []
+    candidates = [0, *(m.end() for m in _HEADING_START_RE.finditer(text))]
+    for position in candidates:
+        if found and position < found[-1][1]:
+            continue
+        match = _HEADING_RE.match(text, position)
+        if match is None:
+            continue
         kind = next(Section(name) for name, value in match.groupdict().items() if value is not None)
         start, end = match.span()
+        while start < end and text[start].isspace():
+            start += 1
         # A glued heading must start with a capital, or "leading an engineering team" would
         # read "team" as a heading inside an ordinary word run.
         if start > 0 and text[start - 1].isalpha() and not text[start].isupper():
             continue
-        while start < end and text[start].isspace():
-            start += 1
         found.append((start, end, kind))
     return found
 

@@ -19,14 +19,16 @@ MAX_SENTENCE_CHARS = 1500
 
 _BULLET_CHARS = "-–—•▪●◦*·>"
 _LEADING_JUNK_RE = re.compile(rf"[\s{re.escape(_BULLET_CHARS)}:;,]*(?:\(?\d{{1,2}}[.)]\s+)?")
-_LINE_BREAK_RE = re.compile(r"[ \t\r\f\v]*\n\s*")
+_LINE_BREAK_RE = re.compile(r"(?<![ \t\r\f\v])[ \t\r\f\v]*+\n\s*+")
 _BULLET_RES = (
     re.compile(r"(?<=:)-"),  # "Explore NKI:- Neuron is used..."
     re.compile(r"(?<=\S)-[ \t]+(?=[A-Z0-9(])"),  # "responsibilities- Design", "hardware.- Own"
     re.compile(r"(?<=\s)[-–—*][ \t]+(?=[A-Z0-9(])"),  # "Cupertino - 193,300" / " * Build"
     re.compile(r"[•▪●◦·]"),
 )
-_SPACED_END_RE = re.compile(r"[.!?]+['\")\]’”]*(?=\s+['\"(\[‘“]?[A-Z0-9])")
+# Possessive quantifiers and "not after the same character" lookbehinds keep every pattern
+# linear on pathological input (a megabyte of dots or spaces).
+_SPACED_END_RE = re.compile(r"(?<![.!?])[.!?]++['\")\]’”]*+(?=\s++['\"(\[‘“]?[A-Z0-9])")
 _GLUED_END_RE = re.compile(r"(?<=[A-Za-z0-9)\]])[.!?](?=[A-Z][a-z])")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z.]+)$")
 _ABBREVIATIONS = frozenset(

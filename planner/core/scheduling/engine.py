@@ -65,11 +65,12 @@ def solve(
         method=method,
         optimal=optimal,
         deterministic_time=det_time,
-        stats=_stats(problem, plans, calendars),
+        stats=stats_of(problem, plans, calendars),
     )
 
 
-def _stats(problem: Problem, plans: list[LoopPlan], calendars) -> dict[str, int]:
+def stats_of(problem: Problem, plans: list[LoopPlan], calendars) -> dict[str, int]:
+    """The contract's stats figures (all but seconds) of ``plans``."""
     figures = score(problem, plans, calendars)
     return {
         "scheduled": figures.scheduled,

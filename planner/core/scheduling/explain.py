@@ -1,10 +1,136 @@
-"""Plain-words reasons for unscheduled loops, and the nearest fixes a coordinator could make."""
+"""Plain-words reasons for unscheduled loops, and the nearest fixes a coordinator could make.
+
+Each round is examined on its own against the final plan, relaxing one rule at a time: first who is
+qualified at all, then who has working time inside the windows, then caps, then the seat rule, then
+bookings by other loops. The first rule that blocks a round is the reason; relaxing it gives the fix.
+"""
 
 from __future__ import annotations
 
-from planner.core.scheduling.problem import LoopPlan
+from planner.core.scheduling.availability import Calendar, build_calendar, grid_starts, minute_to_local
+from planner.core.scheduling.greedy import RoundPools, pick_panel
+from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.problem import Interviewer, Loop, LoopPlan, Problem, Round, Span, is_outside
+
+#: How many days around the windows to look for a day on which the round could happen.
+SEARCH_DAYS = 7
 
 
-def explain_unscheduled(problem, calendars, ledger, pools, loop_id: str) -> LoopPlan:
-    """An unscheduled plan for ``loop_id`` carrying a reason and fixes."""
-    return LoopPlan(loop_id, reason="no schedule found")
+def explain_unscheduled(
+    problem: Problem, calendars: dict[str, Calendar], ledger: Ledger, pools: dict[str, dict[str, RoundPools]],
+    loop_id: str,
+) -> LoopPlan:
+    """An unscheduled plan for ``loop_id`` whose reason names the blocked round and the blocking rule."""
+    loop = problem.loop(loop_id)
+    for rnd in loop.rounds:
+        found = _round_blocker(problem, loop, rnd, calendars, ledger, pools[loop.id][rnd.id])
+        if found is not None:
+            reason, fixes = found
+            return LoopPlan(loop_id, reason=f"round '{rnd.id}': {reason}", fixes=tuple(fixes))
+    total = sum(r.minutes for r in loop.rounds)
+    longest = max(w.minutes for w in loop.windows)
+    if total > longest:
+        return LoopPlan(loop_id, reason=f"the rounds need {total} minutes but the longest candidate window is "
+                        f"{longest} minutes", fixes=("lengthen a window or split the loop over two days",))
+    gap = "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
+    fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
+    return LoopPlan(loop_id, reason="each round can be staffed on its own, but the free times of the "
+                    f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
+                    fixes=tuple(fixes or ["widen the candidate's windows"]))
+
+
+def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, pools: RoundPools):
+    slot = problem.slot_minutes
+    for competency in rnd.competencies:
+        if not any(p.is_qualified(competency) for p in problem.interviewers):
+            trainees = [p.id for p in problem.interviewers if p.is_trainee_in(competency)]
+            fix = (f"qualify one of the trainees in '{competency}' ({', '.join(trainees[:3])})" if trainees
+                   else f"add an interviewer qualified in '{competency}'")
+            return f"no one is qualified in '{competency}'", [fix]
+    starts = [g * slot for w in loop.windows for g in grid_starts(w.start, w.end, rnd.minutes, slot)]
+    with_time = [p for p in pools.assessors if _has_working_time(calendars[p.id], starts, rnd.minutes)]
+    for competency in rnd.competencies:
+        if not any(p.is_qualified(competency) for p in with_time):
+            holders = [p for p in pools.assessors if p.is_qualified(competency)]
+            return (f"no interviewer qualified in '{competency}' is free inside the candidate's windows",
+                    _widen_fixes(problem, loop, rnd, holders))
+    room = [p for p in with_time if _has_room(calendars[p.id], ledger, p.id, starts, rnd.minutes)]
+    for competency in rnd.competencies:
+        if not any(p.is_qualified(competency) for p in room):
+            capped = [p for p in with_time if p.is_qualified(competency)]
+            kind = _cap_kind(capped, calendars, ledger, starts, rnd.minutes)
+            return (f"the people qualified in '{competency}' who are free then are all at their {kind} cap",
+                    [f"relax the {kind} cap of {p.id}" for p in capped[:3]])
+    if sum(is_outside(p, loop) for p in room) < rnd.outside_hiring_team:
+        team = loop.hiring_team or "the hiring team"
+        return (f"the seat rule for outside-team interviewers cannot be met: it needs {rnd.outside_hiring_team} "
+                f"from outside {team} and only {sum(is_outside(p, loop) for p in room)} are free",
+                [f"lower outside_hiring_team of round '{rnd.id}'", "widen the candidate's windows"])
+    if len(room) < rnd.interviewers:
+        return (f"it needs {rnd.interviewers} qualified interviewers but only {len(room)} are free inside the "
+                "candidate's windows", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
+    if not any(pick_panel(rnd, loop, start, ledger, pools, set()) for start in starts):
+        empty = Ledger(calendars)
+        if any(pick_panel(rnd, loop, start, empty, pools, set()) for start in starts):
+            return ("the qualified interviewers free inside the candidate's windows are already booked by other "
+                    "loops at those times", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
+        return ("no common free time inside the candidate's windows for a panel that covers "
+                f"{', '.join(repr(c) for c in rnd.competencies)}", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
+    return None
+
+
+def _has_working_time(calendar: Calendar, starts: list[int], minutes: int) -> bool:
+    return any(calendar.block_for(s, s + minutes) is not None for s in starts)
+
+
+def _has_room(calendar: Calendar, ledger: Ledger, person_id: str, starts: list[int], minutes: int) -> bool:
+    for start in starts:
+        block = calendar.block_for(start, start + minutes)
+        if block is None:
+            continue
+        day_room, week_room = calendar.day_room(block.day), calendar.week_room(block.week)
+        if (day_room is None or ledger.day_seats[(person_id, block.day)] < day_room) and (
+            week_room is None or ledger.week_seats[(person_id, block.week)] < week_room
+        ):
+            return True
+    return False
+
+
+def _cap_kind(people: list[Interviewer], calendars, ledger: Ledger, starts: list[int], minutes: int) -> str:
+    for person in people:
+        calendar = calendars[person.id]
+        for start in starts:
+            block = calendar.block_for(start, start + minutes)
+            if block is None:
+                continue
+            week_room = calendar.week_room(block.week)
+            if week_room is not None and ledger.week_seats[(person.id, block.week)] >= week_room:
+                return "weekly"
+    return "daily"
+
+
+def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Interviewer]) -> list[str]:
+    """'widen the window to <day>' for the nearest days on which the round could be staffed."""
+    zone = loop.candidate.get("timezone", "UTC")
+    first = min(w.start for w in loop.windows)
+    last = max(w.end for w in loop.windows)
+    around = Span(first - SEARCH_DAYS * 1440, last + SEARCH_DAYS * 1440)
+    outside_windows: list[tuple[int, str]] = []
+    for person in people[:50]:
+        calendar = build_calendar(person, around)
+        for block in calendar.blocks:
+            if block.end - block.start < rnd.minutes:
+                continue
+            if any(w.start <= block.start and block.end <= w.end for w in loop.windows):
+                continue
+            distance = min(abs(block.start - first), abs(block.start - last))
+            local = minute_to_local(max(block.start, first - SEARCH_DAYS * 1440), zone)
+            outside_windows.append((distance, local.strftime("%a %Y-%m-%d %H:%M")))
+    days = []
+    for _distance, label in sorted(outside_windows):
+        if label[:14] not in {d[:14] for d in days}:
+            days.append(label)
+        if len(days) == 2:
+            break
+    return [f"widen the window to include {day} (candidate's time)" for day in days] or [
+        f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"]

@@ -112,6 +112,6 @@ def improve(
         stale_passes = 0 if improved_any else stale_passes + 1
         if progress:
             progress(f"improve: pass {pass_number + 1} done, {spent:.2f} deterministic s spent")
-        if stale_passes >= 2:
+        if stale_passes >= 1:
             break
     return LnsOutcome(current, spent, proven, steps)

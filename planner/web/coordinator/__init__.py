@@ -3,9 +3,14 @@
 Each feature lives in its own module and registers its routes on the shared blueprint.
 """
 
-from planner.web.coordinator import competencies, postings  # noqa: F401
-from planner.web.coordinator import pool  # noqa: F401
-from planner.web.coordinator import plans  # noqa: F401
+from planner.web.coordinator import (  # noqa: F401
+    competencies,
+    loops,  # noqa: F401
+    outbox,  # noqa: F401
+    plans,  # noqa: F401
+    pool,  # noqa: F401
+    postings,
+)
 from planner.web.coordinator.views import bp
 
 __all__ = ["bp"]

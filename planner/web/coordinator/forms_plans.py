@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
 
 from planner.models import RoundKind
@@ -12,13 +13,14 @@ KIND_LABELS = {
     "screen": "Screen", "technical": "Technical", "design": "Design", "behavioural": "Behavioural",
     "bar-raiser": "Bar raiser", "hiring-manager": "Hiring manager",
 }
-FOCUS_CHOICES = [("", "Not assessed"), ("primary", "Primary"), ("secondary", "Secondary")]
+FOCUS_CHOICES = [SelectChoice("", "Not assessed"), SelectChoice("primary", "Primary"),
+                 SelectChoice("secondary", "Secondary")]
 
 
 class RoundFormBase(FlaskForm):
     name = StringField("Round name", validators=[DataRequired("Give the round a name."), Length(max=120)],
                        render_kw={"placeholder": "e.g. Compiler design deep-dive"})
-    kind = SelectField("Kind", choices=[(k.value, KIND_LABELS[k.value]) for k in RoundKind],
+    kind = SelectField("Kind", choices=[SelectChoice(k.value, KIND_LABELS[k.value]) for k in RoundKind],
                        default="technical")
     minutes = IntegerField("Duration (minutes)", default=45,
                            validators=[InputRequired("Enter the duration in minutes."),
@@ -29,8 +31,9 @@ class RoundFormBase(FlaskForm):
     min_outside_team = IntegerField(
         "At least N from outside the hiring team", default=0,
         validators=[InputRequired("Enter 0 or more."), NumberRange(0, 6, "Enter a number from 0 to 6.")])
-    max_trainees = SelectField("Trainee seat", choices=[("1", "Allow one trainee"), ("0", "No trainee")],
-                               default="1")
+    max_trainees = SelectField(
+        "Trainee seat", choices=[SelectChoice("1", "Allow one trainee"), SelectChoice("0", "No trainee")],
+        default="1")
     focus_questions = TextAreaField(
         "Focus questions (the interview kit)", validators=[Optional(), Length(max=10000)],
         description="One question per line.", render_kw={"rows": 4})

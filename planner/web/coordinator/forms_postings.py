@@ -5,23 +5,36 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
-STATUS_CHOICES = [("draft", "Draft"), ("open", "Open"), ("closed", "Closed")]
-PRIORITY_CHOICES = [("must-have", "Must-have"), ("nice-to-have", "Nice-to-have")]
+STATUS_CHOICES = [
+    SelectChoice("draft", "Draft"),
+    SelectChoice("open", "Open"),
+    SelectChoice("closed", "Closed"),
+]
+PRIORITY_CHOICES = [SelectChoice("must-have", "Must-have"), SelectChoice("nice-to-have", "Nice-to-have")]
 
 
 class PostingForm(FlaskForm):
-    title = StringField("Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)])
-    team = StringField("Team", validators=[Length(max=120)], description="The hiring team, e.g. Neuron Compiler.")
+    title = StringField(
+        "Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)]
+    )
+    team = StringField(
+        "Team", validators=[Length(max=120)], description="The hiring team, e.g. Neuron Compiler."
+    )
     location = StringField("Location", validators=[Length(max=200)])
     level = StringField("Level", validators=[Length(max=60)])
     hiring_manager = StringField("Hiring manager", validators=[Length(max=120)])
     status = SelectField("Status", choices=STATUS_CHOICES, default="draft")
-    text = TextAreaField("Posting text", validators=[Length(max=200_000)],
-                         description="Paste the full job description. Competencies are suggested from it "
-                                     "when you save.")
-    upload = FileField("…or upload a file", description="A .txt or .md file in UTF-8; it replaces the text above.")
+    text = TextAreaField(
+        "Posting text",
+        validators=[Length(max=200_000)],
+        description="Paste the full job description. Competencies are suggested from it when you save.",
+    )
+    upload = FileField(
+        "…or upload a file", description="A .txt or .md file in UTF-8; it replaces the text above."
+    )
 
 
 class SelectionForm(FlaskForm):
@@ -29,12 +42,18 @@ class SelectionForm(FlaskForm):
 
     decision = HiddenField(validators=[InputRequired()])
     priority = SelectField("Priority", choices=PRIORITY_CHOICES)
-    required_coverage = IntegerField("Rounds", validators=[InputRequired(message="Enter a number of rounds.")])
+    required_coverage = IntegerField(
+        "Rounds", validators=[InputRequired(message="Enter a number of rounds.")]
+    )
 
 
 class AddCompetencyForm(FlaskForm):
-    competency_id = SelectField("Competency", coerce=int, validate_choice=False,
-                                validators=[InputRequired(message="Choose a competency from the library.")])
+    competency_id = SelectField(
+        "Competency",
+        coerce=int,
+        validate_choice=False,
+        validators=[InputRequired(message="Choose a competency from the library.")],
+    )
     priority = SelectField("Priority", choices=PRIORITY_CHOICES, default="must-have")
     required_coverage = IntegerField("Rounds", validators=[Optional()])
 

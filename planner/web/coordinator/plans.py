@@ -6,6 +6,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.errors import Conflict, NotFound, PlannerError, ValidationFailed
+from planner.models import Posting
 from planner.queries import coverage as coverage_queries
 from planner.services import plans
 from planner.web.coordinator.forms_plans import (
@@ -18,6 +19,11 @@ from planner.web.coordinator.forms_plans import (
 )
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+
+
+def _posting(posting_id: int) -> Posting:
+    # Already in the session's identity map from the query: no extra SQL.
+    return get_session().get(Posting, posting_id)
 
 
 def _editor(posting_id: int):
@@ -39,8 +45,10 @@ def _render_editor(editor, round_form=None, status: int = 200):
     round_form = round_form or round_form_class(editor.competencies)(formdata=None)
     return render_template(
         "coordinator/plans/edit.html", editor=editor, view=editor.posting, coverage=editor.posting.coverage,
-        round_form=round_form, suggest_form=SuggestForm(formdata=None), publish_form=PublishForm(formdata=None),
+        round_form=round_form, suggest_form=SuggestForm(formdata=None),
+        publish_form=PublishForm(formdata=None),
         kind_labels=KIND_LABELS, active_tab="plan", posting_id=editor.posting.id,
+        posting=_posting(editor.posting.id),
     ), status
 
 
@@ -104,7 +112,7 @@ def round_edit(posting_id: int, round_id: int):
         status = 400
     return render_template("coordinator/plans/round_edit.html", editor=editor, view=editor.posting,
                            item=item, form=form, kind_labels=KIND_LABELS, active_tab="plan",
-                           posting_id=posting_id), status
+                           posting_id=posting_id, posting=_posting(posting_id)), status
 
 
 @bp.route("/postings/<int:posting_id>/plan/rounds/<int:round_id>/move", methods=["POST"])
@@ -146,7 +154,8 @@ def plan_suggest(posting_id: int):
                                      replace="yes" if editor.rounds else "")
     return render_template("coordinator/plans/suggest.html", editor=editor, view=editor.posting, form=form,
                            suggestion=suggestion, error=error, apply_form=apply_form, kind_labels=KIND_LABELS,
-                           active_tab="plan", posting_id=posting_id), 200 if error is None else 400
+                           active_tab="plan", posting_id=posting_id,
+                           posting=_posting(posting_id)), 200 if error is None else 400
 
 
 @bp.route("/postings/<int:posting_id>/plan/suggest", methods=["POST"])
@@ -163,7 +172,8 @@ def plan_suggest_apply(posting_id: int):
     except (ValidationFailed, Conflict) as exc:
         flash(str(exc), "error")
         return redirect(url_for(".plan_suggest", posting_id=posting_id, budget=form.budget.data))
-    flash(f"The plan now has the {len(rounds)} suggested rounds; review them and publish a version.", "success")
+    flash(f"The plan now has the {len(rounds)} suggested rounds; review them and publish a version.",
+          "success")
     return redirect(url_for(".plan_edit", posting_id=posting_id))
 
 

@@ -21,19 +21,20 @@ from planner.web.coordinator.forms_pool import (
     PromoteForm,
     QualificationAddForm,
     QualificationLevelForm,
+    choices,
 )
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 
-# ------------------------------------------------------------------------------------------------ list
+# ---------------------------------------------------------------------------------- list
 
 
 @bp.route("/interviewers")
 def pool_list():
     session = get_session()
     form = PoolFilterForm(request.args)
-    form.competency.choices = [(0, "Any competency"), *pool_queries.list_competency_choices(session)]
-    form.team.choices = [("", "Any team"), *((t, t) for t in pool_queries.list_teams(session))]
+    form.competency.choices = choices([(0, "Any competency"), *pool_queries.list_competency_choices(session)])
+    form.team.choices = choices([("", "Any team"), *((t, t) for t in pool_queries.list_teams(session))])
     form.validate()  # unknown choices are reported on the field and ignored below
     page = pool_queries.list_pool(
         session,
@@ -45,24 +46,33 @@ def pool_list():
         include_inactive=bool(form.inactive.data),
     )
     filtered = any(request.args.get(k) for k in ("q", "competency", "level", "team"))
-    return render_template("coordinator/pool/list.html", page=page, form=form, filtered=filtered,
-                           promote_form=PromoteForm())
+    return render_template(
+        "coordinator/pool/list.html", page=page, form=form, filtered=filtered, promote_form=PromoteForm()
+    )
 
 
-# ------------------------------------------------------------------------------------------------ create / edit
+# ---------------------------------------------------------------------------------- create / edit
 
 
 def _service_input(form: InterviewerForm) -> pool_service.InterviewerInput:
     return pool_service.InterviewerInput(
-        name=form.name.data or "", email=form.email.data or "", team=form.team.data or "",
-        timezone=(form.timezone.data or "").strip(), work_start=(form.work_start.data or "").strip(),
-        work_end=(form.work_end.data or "").strip(), work_days=list(form.work_days.data or []),
-        max_per_day=form.max_per_day.data, max_per_week=form.max_per_week.data, user_id=form.user_id.data or None,
+        name=form.name.data or "",
+        email=form.email.data or "",
+        team=form.team.data or "",
+        timezone=(form.timezone.data or "").strip(),
+        work_start=(form.work_start.data or "").strip(),
+        work_end=(form.work_end.data or "").strip(),
+        work_days=list(form.work_days.data or []),
+        max_per_day=form.max_per_day.data,
+        max_per_week=form.max_per_week.data,
+        user_id=form.user_id.data or None,
     )
 
 
 def _prepare(form: InterviewerForm, interviewer_id: int | None) -> None:
-    form.user_id.choices = [(0, "No login"), *pool_queries.list_login_choices(get_session(), interviewer_id)]
+    form.user_id.choices = choices(
+        [(0, "No login"), *pool_queries.list_login_choices(get_session(), interviewer_id)]
+    )
 
 
 def _apply_error(form: InterviewerForm, exc: ValidationFailed) -> None:
@@ -78,16 +88,21 @@ def pool_new():
         form.timezone.data = current_user.timezone or "UTC"
     if form.validate_on_submit():
         try:
-            person = pool_service.create_interviewer(get_session(), _service_input(form), actor_id=current_user.id)
+            person = pool_service.create_interviewer(
+                get_session(), _service_input(form), actor_id=current_user.id
+            )
         except ValidationFailed as exc:
             _apply_error(form, exc)
         else:
             flash(f"{person.name} joined the interviewer pool. Add their qualifications next.", "success")
             return redirect(url_for("coordinator.pool_view", interviewer_id=person.id))
-    return render_template("coordinator/pool/form.html", form=form, person=None, zones=known_timezones(),
-                           teams=pool_queries.list_teams(get_session())), (
-        400 if form.errors or form.form_errors else 200
-    )
+    return render_template(
+        "coordinator/pool/form.html",
+        form=form,
+        person=None,
+        zones=known_timezones(),
+        teams=pool_queries.list_teams(get_session()),
+    ), (400 if form.errors or form.form_errors else 200)
 
 
 @bp.route("/interviewers/<int:interviewer_id>/edit", methods=["GET", "POST"])
@@ -104,17 +119,22 @@ def pool_edit(interviewer_id: int):
     _prepare(form, interviewer_id)
     if form.validate_on_submit():
         try:
-            pool_service.update_interviewer(session, interviewer_id, _service_input(form), actor_id=current_user.id)
+            pool_service.update_interviewer(
+                session, interviewer_id, _service_input(form), actor_id=current_user.id
+            )
         except ValidationFailed as exc:
             session.rollback()
             _apply_error(form, exc)
         else:
             flash(f"Saved {form.name.data.strip()}'s profile.", "success")
             return redirect(url_for("coordinator.pool_view", interviewer_id=interviewer_id))
-    return render_template("coordinator/pool/form.html", form=form, person=person, zones=known_timezones(),
-                           teams=pool_queries.list_teams(session)), (
-        400 if form.errors or form.form_errors else 200
-    )
+    return render_template(
+        "coordinator/pool/form.html",
+        form=form,
+        person=person,
+        zones=known_timezones(),
+        teams=pool_queries.list_teams(session),
+    ), (400 if form.errors or form.form_errors else 200)
 
 
 def _set_active(interviewer_id: int, active: bool):
@@ -127,8 +147,12 @@ def _set_active(interviewer_id: int, active: bool):
         flash(f"{person.name} is back in the pool and can be scheduled again.", "success")
     else:
         upcoming = pool_service.upcoming_seat_count(session, interviewer_id, utcnow())
-        note = (f" They still hold {upcoming} upcoming interview{'s' if upcoming != 1 else ''}; reassign "
-                "them from the loops page." if upcoming else "")
+        note = (
+            f" They still hold {upcoming} upcoming interview{'s' if upcoming != 1 else ''}; reassign "
+            "them from the loops page."
+            if upcoming
+            else ""
+        )
         flash(f"{person.name} is deactivated and will not be proposed for new interviews.{note}", "success")
     return redirect(url_for("coordinator.pool_view", interviewer_id=interviewer_id))
 
@@ -143,7 +167,7 @@ def pool_reactivate(interviewer_id: int):
     return _set_active(interviewer_id, True)
 
 
-# ------------------------------------------------------------------------------------------------ detail
+# ---------------------------------------------------------------------------------- detail
 
 
 def _week_arg() -> date | None:
@@ -155,19 +179,32 @@ def _week_arg() -> date | None:
         return None
 
 
-def _render_detail(interviewer_id: int, *, status: int = 200, busy_form: BusyBlockForm | None = None,
-                   import_form: CalendarImportForm | None = None, add_form: QualificationAddForm | None = None):
+def _render_detail(
+    interviewer_id: int,
+    *,
+    status: int = 200,
+    busy_form: BusyBlockForm | None = None,
+    import_form: CalendarImportForm | None = None,
+    add_form: QualificationAddForm | None = None,
+):
     session = get_session()
     try:
-        detail = pool_queries.get_interviewer_detail(session, interviewer_id, now=utcnow(), week_start=_week_arg())
+        detail = pool_queries.get_interviewer_detail(
+            session, interviewer_id, now=utcnow(), week_start=_week_arg()
+        )
     except NotFound:
         abort(404)
     add_form = add_form or QualificationAddForm(formdata=None)
-    add_form.competency_id.choices = list(detail.addable_competencies)
+    add_form.competency_id.choices = choices(detail.addable_competencies)
     return render_template(
-        "coordinator/pool/view.html", d=detail, person=detail.interviewer,
-        busy_form=busy_form or BusyBlockForm(formdata=None), import_form=import_form or CalendarImportForm(formdata=None),
-        add_form=add_form, level_form=QualificationLevelForm(formdata=None), promote_form=PromoteForm(formdata=None),
+        "coordinator/pool/view.html",
+        d=detail,
+        person=detail.interviewer,
+        busy_form=busy_form or BusyBlockForm(formdata=None),
+        import_form=import_form or CalendarImportForm(formdata=None),
+        add_form=add_form,
+        level_form=QualificationLevelForm(formdata=None),
+        promote_form=PromoteForm(formdata=None),
     ), status
 
 
@@ -184,20 +221,26 @@ def _back(interviewer_id: int, anchor: str = ""):
     return redirect(target + (f"#{anchor}" if anchor else ""))
 
 
-# ------------------------------------------------------------------------------------------------ qualifications
+# ---------------------------------------------------------------------------------- qualifications
 
 
 @bp.route("/interviewers/<int:interviewer_id>/qualifications", methods=["POST"])
 def pool_qualification_add(interviewer_id: int):
     session = get_session()
     form = QualificationAddForm()
-    form.competency_id.choices = list(pool_queries.list_competency_choices(session))
+    form.competency_id.choices = choices(pool_queries.list_competency_choices(session))
     if not form.validate_on_submit():
         flash("Pick a competency and a level to add.", "error")
         return _back(interviewer_id, "qualifications")
     try:
-        pool_service.set_qualification(session, interviewer_id, form.competency_id.data, form.level.data,
-                                       actor_id=current_user.id, now=utcnow())
+        pool_service.set_qualification(
+            session,
+            interviewer_id,
+            form.competency_id.data,
+            form.level.data,
+            actor_id=current_user.id,
+            now=utcnow(),
+        )
     except NotFound as exc:
         flash(str(exc), "error")
     except ValidationFailed as exc:
@@ -215,8 +258,14 @@ def pool_qualification_update(interviewer_id: int, competency_id: int):
         flash("Choose shadow, reverse-shadow or qualified.", "error")
         return _back(interviewer_id, "qualifications")
     try:
-        pool_service.set_qualification(get_session(), interviewer_id, competency_id, form.level.data,
-                                       actor_id=current_user.id, now=utcnow())
+        pool_service.set_qualification(
+            get_session(),
+            interviewer_id,
+            competency_id,
+            form.level.data,
+            actor_id=current_user.id,
+            now=utcnow(),
+        )
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
@@ -227,7 +276,9 @@ def pool_qualification_update(interviewer_id: int, competency_id: int):
 @bp.route("/interviewers/<int:interviewer_id>/qualifications/<int:competency_id>/remove", methods=["POST"])
 def pool_qualification_remove(interviewer_id: int, competency_id: int):
     try:
-        pool_service.remove_qualification(get_session(), interviewer_id, competency_id, actor_id=current_user.id)
+        pool_service.remove_qualification(
+            get_session(), interviewer_id, competency_id, actor_id=current_user.id
+        )
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
@@ -244,7 +295,11 @@ def pool_promote(interviewer_id: int, competency_id: int):
     else:
         try:
             qualification = pool_service.promote_qualification(
-                get_session(), interviewer_id, competency_id, actor_id=current_user.id, now=utcnow(),
+                get_session(),
+                interviewer_id,
+                competency_id,
+                actor_id=current_user.id,
+                now=utcnow(),
                 reason=form.reason.data or "",
             )
         except PlannerError as exc:
@@ -257,7 +312,7 @@ def pool_promote(interviewer_id: int, competency_id: int):
     return _back(interviewer_id, "qualifications")
 
 
-# ------------------------------------------------------------------------------------------------ busy time
+# ---------------------------------------------------------------------------------- busy time
 
 
 @bp.route("/interviewers/<int:interviewer_id>/busy", methods=["POST"])
@@ -266,8 +321,14 @@ def pool_busy_add(interviewer_id: int):
     form = BusyBlockForm()
     if form.validate_on_submit():
         try:
-            block = pool_service.add_busy_block(session, interviewer_id, form.start.data, form.end.data,
-                                                form.summary.data or "", actor_id=current_user.id)
+            block = pool_service.add_busy_block(
+                session,
+                interviewer_id,
+                form.start.data,
+                form.end.data,
+                form.summary.data or "",
+                actor_id=current_user.id,
+            )
         except NotFound:
             abort(404)
         except ValidationFailed as exc:
@@ -275,9 +336,13 @@ def pool_busy_add(interviewer_id: int):
             form.end.errors.append(str(exc))
         else:
             flash("Busy block added.", "success")
-            week = pool_queries.local_monday(block.start, pool_queries.get_interviewer(session, interviewer_id).timezone)
-            return redirect(url_for("coordinator.pool_view", interviewer_id=interviewer_id,
-                                    week=week.isoformat()) + "#busy")
+            week = pool_queries.local_monday(
+                block.start, pool_queries.get_interviewer(session, interviewer_id).timezone
+            )
+            return redirect(
+                url_for("coordinator.pool_view", interviewer_id=interviewer_id, week=week.isoformat())
+                + "#busy"
+            )
     return _render_detail(interviewer_id, status=400, busy_form=form)
 
 
@@ -300,8 +365,15 @@ def pool_busy_import(interviewer_id: int):
         upload = form.calendar.data
         name = form.source_name.data or (upload.filename or "").rsplit("/", 1)[-1] or "Calendar"
         try:
-            result = pool_service.import_busy_ics(session, interviewer_id, upload.read(), name, now=utcnow(),
-                                                  horizon_days=form.horizon_days.data, actor_id=current_user.id)
+            result = pool_service.import_busy_ics(
+                session,
+                interviewer_id,
+                upload.read(),
+                name,
+                now=utcnow(),
+                horizon_days=form.horizon_days.data,
+                actor_id=current_user.id,
+            )
         except NotFound:
             abort(404)
         except CalendarImportError as exc:
@@ -314,8 +386,11 @@ def pool_busy_import(interviewer_id: int):
         else:
             label = result.source.removeprefix(pool_service.IMPORT_PREFIX)
             replaced = f" (replacing {result.replaced} from the previous import)" if result.replaced else ""
-            flash(f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'"
-                  f"{replaced}.", "success")
+            flash(
+                f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'"
+                f"{replaced}.",
+                "success",
+            )
             return _back(interviewer_id, "busy")
     return _render_detail(interviewer_id, status=400, import_form=form)
 

@@ -13,8 +13,12 @@ from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm,
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 
-STATE_LABELS = {"accept": "accepted", "reject": "rejected", "restore": "moved back to suggestions",
-                "save": "saved"}
+STATE_LABELS = {
+    "accept": "accepted",
+    "reject": "rejected",
+    "restore": "moved back to suggestions",
+    "save": "saved",
+}
 
 
 def _show_error(form, exc: PlannerError) -> None:
@@ -34,8 +38,14 @@ def postings_list():
     session = get_session()
     rows = posting_queries.list_postings(session, search=search, status=status)
     counts = posting_queries.count_by_status(session)
-    return render_template("coordinator/postings/list.html", rows=rows, counts=counts, search=search,
-                           status=status, total=sum(counts.values()))
+    return render_template(
+        "coordinator/postings/list.html",
+        rows=rows,
+        counts=counts,
+        search=search,
+        status=status,
+        total=sum(counts.values()),
+    )
 
 
 def _fields(form: PostingForm) -> PostingFields:
@@ -43,10 +53,18 @@ def _fields(form: PostingForm) -> PostingFields:
     upload = form.upload.data
     text = form.text.data or ""
     if upload is not None and getattr(upload, "filename", ""):
-        text = posting_services.text_from_upload(upload.filename, upload.read(posting_services.MAX_UPLOAD_BYTES + 1))
-    return PostingFields(title=form.title.data or "", text=text, team=form.team.data or "",
-                         location=form.location.data or "", level=form.level.data or "",
-                         hiring_manager=form.hiring_manager.data or "", status=form.status.data or "")
+        text = posting_services.text_from_upload(
+            upload.filename, upload.read(posting_services.MAX_UPLOAD_BYTES + 1)
+        )
+    return PostingFields(
+        title=form.title.data or "",
+        text=text,
+        team=form.team.data or "",
+        location=form.location.data or "",
+        level=form.level.data or "",
+        hiring_manager=form.hiring_manager.data or "",
+        status=form.status.data or "",
+    )
 
 
 @bp.route("/postings/new", methods=["GET", "POST"])
@@ -59,8 +77,10 @@ def posting_new():
             _show_error(form, exc)
         else:
             count = len(posting.competencies)
-            flash(f"Posting saved. {count} competencies suggested from the text: accept or reject each below.",
-                  "success")
+            flash(
+                f"Posting saved. {count} competencies suggested from the text: accept or reject each below.",
+                "success",
+            )
             return redirect(url_for("coordinator.posting_view", posting_id=posting.id))
     status = 400 if request.method == "POST" else 200
     return render_template("coordinator/postings/form.html", form=form, posting=None), status
@@ -76,13 +96,17 @@ def posting_edit(posting_id: int):
         form.status.data = posting.status.value
     if form.validate_on_submit():
         try:
-            posting_services.update_posting(get_session(), posting_id, _fields(form), actor_id=current_user.id)
+            posting_services.update_posting(
+                get_session(), posting_id, _fields(form), actor_id=current_user.id
+            )
         except PlannerError as exc:
             get_session().rollback()
             _show_error(form, exc)
         else:
-            flash("Posting saved. Suggestions follow the text; your accepted and rejected choices are kept.",
-                  "success")
+            flash(
+                "Posting saved. Suggestions follow the text; your accepted and rejected choices are kept.",
+                "success",
+            )
             return redirect(url_for("coordinator.posting_view", posting_id=posting_id))
     status = 400 if request.method == "POST" else 200
     return render_template("coordinator/postings/form.html", form=form, posting=posting), status
@@ -94,25 +118,41 @@ def posting_view(posting_id: int):
     if page is None:
         abort(404)
     add_form = AddCompetencyForm()
-    add_form.competency_id.choices = [(c.id, c.name) for c in page.options]
-    return render_template("coordinator/postings/view.html", page=page, posting=page.posting,
-                           add_form=add_form, action_form=EmptyForm(), active_tab="posting")
+    return render_template(
+        "coordinator/postings/view.html",
+        page=page,
+        posting=page.posting,
+        add_form=add_form,
+        action_form=EmptyForm(),
+        active_tab="posting",
+    )
 
 
 def _back(posting_id: int, anchor: str = ""):
-    return redirect(url_for("coordinator.posting_view", posting_id=posting_id) + (f"#{anchor}" if anchor else ""))
+    return redirect(
+        url_for("coordinator.posting_view", posting_id=posting_id) + (f"#{anchor}" if anchor else "")
+    )
 
 
 @bp.route("/postings/<int:posting_id>/competencies/<int:selection_id>", methods=["POST"])
 def posting_competency_update(posting_id: int, selection_id: int):
     form = SelectionForm()
     if not form.validate_on_submit():
-        flash(next(iter(e for errors in form.errors.values() for e in errors), "The form was incomplete."), "error")
+        flash(
+            next(iter(e for errors in form.errors.values() for e in errors), "The form was incomplete."),
+            "error",
+        )
         return _back(posting_id, f"sel-{selection_id}")
     try:
         selection = posting_services.decide_competency(
-            get_session(), posting_id, selection_id, decision=form.decision.data, priority=form.priority.data,
-            required_coverage=form.required_coverage.data, actor_id=current_user.id)
+            get_session(),
+            posting_id,
+            selection_id,
+            decision=form.decision.data,
+            priority=form.priority.data,
+            required_coverage=form.required_coverage.data,
+            actor_id=current_user.id,
+        )
     except NotFound as exc:
         if posting_queries.get_posting(get_session(), posting_id) is None:
             abort(404)
@@ -133,8 +173,13 @@ def posting_competency_add(posting_id: int):
         return _back(posting_id, "add")
     try:
         selection = posting_services.add_competency(
-            get_session(), posting_id, form.competency_id.data, priority=form.priority.data,
-            required_coverage=form.required_coverage.data, actor_id=current_user.id)
+            get_session(),
+            posting_id,
+            form.competency_id.data,
+            priority=form.priority.data,
+            required_coverage=form.required_coverage.data,
+            actor_id=current_user.id,
+        )
     except NotFound as exc:
         if posting_queries.get_posting(get_session(), posting_id) is None:
             abort(404)
@@ -172,7 +217,9 @@ def posting_suggestions_refresh(posting_id: int):
         count = posting_services.refresh_suggestions(get_session(), posting_id, actor_id=current_user.id)
     except NotFound:
         abort(404)
-    flash(f"Suggestions refreshed against the current library: the text supports {count} competencies; "
-          "your decisions are kept.", "success")
+    flash(
+        f"Suggestions refreshed against the current library: the text supports {count} competencies; "
+        "your decisions are kept.",
+        "success",
+    )
     return _back(posting_id)
-

@@ -1,15 +1,69 @@
-"""The interviewer blueprint and its home page."""
+"""The interviewer blueprint: my interviews, .ics downloads and the calendar feed link."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user
 
+from planner.core.calendar import local_time_range
+from planner.core.errors import NotFound
+from planner.db import utcnow
+from planner.queries.my_interviews import interviewer_for_user, list_my_interviews
+from planner.services.feeds import interview_download, rotate_feed_token
+from planner.services.invites import MailSettings
+from planner.web.dbsession import get_session
 from planner.web.roles import restrict_blueprint
 
 bp = Blueprint("interviewer", __name__, url_prefix="/interviewer")
 restrict_blueprint(bp, "interviewer")
 
 
+def _settings() -> MailSettings:
+    return MailSettings.from_mapping(current_app.config)
+
+
+def feed_links(token: str) -> dict[str, str]:
+    """The feed's https (or configured scheme) and webcal:// URLs."""
+    url = _settings().base_url + url_for("feeds.feed_ics", token=token)
+    return {"https": url, "webcal": "webcal://" + url.split("://", 1)[-1]}
+
+
 @bp.route("/")
 def home():
-    return render_template("interviewer/home.html")
+    session = get_session()
+    me = interviewer_for_user(session, current_user.id)
+    if me is None:
+        return render_template("interviewer/home.html", me=None)
+    upcoming, past = list_my_interviews(session, me.id, utcnow())
+    return render_template("interviewer/home.html", me=me, upcoming=upcoming, past=past,
+                           links=feed_links(me.feed_token), when=_when)
+
+
+def _when(item, timezone: str) -> str:
+    return local_time_range(item.start, item.end, timezone or "UTC")
+
+
+@bp.route("/interviews/<int:interview_id>.ics")
+def interview_ics(interview_id: int):
+    session = get_session()
+    me = interviewer_for_user(session, current_user.id)
+    if me is None:
+        abort(404)
+    try:
+        ics, interview = interview_download(session, me.id, interview_id, settings=_settings(), now=utcnow())
+    except NotFound:
+        abort(404)
+    filename = f"interview-{interview.id}-{interview.start:%Y%m%d}.ics"
+    return Response(ics, content_type="text/calendar; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.route("/feed/rotate", methods=["POST"])
+def feed_rotate():
+    session = get_session()
+    me = interviewer_for_user(session, current_user.id)
+    if me is None:
+        abort(404)
+    rotate_feed_token(session, me.id, actor_id=current_user.id)
+    flash("Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success")
+    return redirect(url_for(".home") + "#feed")

@@ -48,7 +48,15 @@ def test_pre_silicon_feedback_cites_the_programmability_feedback_sentence(findin
 
 def test_boilerplate_is_never_evidence(findings):
     """Legal, pay and benefits text (e.g. LA County 'customer service') is not cited as evidence."""
-    banned = ("equal opportunity", "Los Angeles", "customer service", "benefits", "salary", "USD", "inclusive")
+    banned = (
+        "equal opportunity",
+        "Los Angeles",
+        "customer service",
+        "benefits",
+        "salary",
+        "USD",
+        "inclusive",
+    )
     for finding in findings.values():
         for evidence in finding.evidence:
             assert not any(word in evidence.text for word in banned), (finding.slug, evidence.text)

@@ -13,12 +13,25 @@ POSTINGS = Path(__file__).parent / "postings"
 EXPECTATIONS = {
     "recruiting-coordinator.txt": (
         {"scheduling-coordination", "candidate-experience", "communication", "attention-to-detail"},
-        {"compiler-design", "pre-silicon-feedback", "mentoring", "customer-ownership", "interaction-design",
-         "cloud-infrastructure", "people-management"},
+        {
+            "compiler-design",
+            "pre-silicon-feedback",
+            "mentoring",
+            "customer-ownership",
+            "interaction-design",
+            "cloud-infrastructure",
+            "people-management",
+        },
     ),
     "engineering-manager.txt": (
-        {"people-management", "mentoring", "hiring-and-team-building", "technical-leadership",
-         "project-management", "strategic-thinking"},
+        {
+            "people-management",
+            "mentoring",
+            "hiring-and-team-building",
+            "technical-leadership",
+            "project-management",
+            "strategic-thinking",
+        },
         {"compiler-design", "pre-silicon-feedback", "customer-ownership", "budget-and-resource-planning"},
     ),
     "site-reliability-engineer.txt": (
@@ -42,8 +55,13 @@ EXPECTATIONS = {
         {"compiler-design", "pre-silicon-feedback", "customer-ownership", "scheduling-coordination"},
     ),
     "ml-performance-engineer.txt": (
-        {"compiler-design", "pre-silicon-feedback", "customer-ownership", "mentoring",
-         "hardware-architecture"},
+        {
+            "compiler-design",
+            "pre-silicon-feedback",
+            "customer-ownership",
+            "mentoring",
+            "hardware-architecture",
+        },
         {"scheduling-coordination", "interaction-design"},
     ),
 }
@@ -90,11 +108,19 @@ def test_a_single_weak_word_never_reports_a_competency(library):
     [
         ("You will build optimizing compilers and code generators for new accelerators.", "compiler-design"),
         ("You will work on the LLVM backend, writing lowering and optimisation passes.", "compiler-design"),
-        ("You will take ownership of customer-facing features from scoping to support.", "customer-ownership"),
+        (
+            "You will take ownership of customer-facing features from scoping to support.",
+            "customer-ownership",
+        ),
         ("You will own the relationship with our largest customers end to end.", "customer-ownership"),
-        ("You will influence the hardware roadmap through hardware/software co-design.", "pre-silicon-feedback"),
-        ("You will tell the chip architects, before tapeout, what would make it easier to program.",
-         "pre-silicon-feedback"),
+        (
+            "You will influence the hardware roadmap through hardware/software co-design.",
+            "pre-silicon-feedback",
+        ),
+        (
+            "You will tell the chip architects, before tapeout, what would make it easier to program.",
+            "pre-silicon-feedback",
+        ),
         ("You will coach junior engineers and help them grow.", "mentoring"),
         ("You will provide mentorship to new hires on the team.", "mentoring"),
     ],

@@ -13,9 +13,37 @@ from planner.core.library import default_library
 LIBRARY = default_library()
 EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
 POSTING_WORDS = st.sampled_from(
-    ["compiler", "design", "mentoring", "customer", "pre-silicon", "feedback", "chip", "own", "end to end",
-     "Responsibilities", "- ", ":-", ".", ". ", "\n", "\n\n", "Sr.", "e.g.", "equal opportunity", "•", "A",
-     "hardware teams", "before tape-out", "coach", "engineers", "  ", "Ph.D.", "JAX.Neuron", "teamPreferred"]
+    [
+        "compiler",
+        "design",
+        "mentoring",
+        "customer",
+        "pre-silicon",
+        "feedback",
+        "chip",
+        "own",
+        "end to end",
+        "Responsibilities",
+        "- ",
+        ":-",
+        ".",
+        ". ",
+        "\n",
+        "\n\n",
+        "Sr.",
+        "e.g.",
+        "equal opportunity",
+        "•",
+        "A",
+        "hardware teams",
+        "before tape-out",
+        "coach",
+        "engineers",
+        "  ",
+        "Ph.D.",
+        "JAX.Neuron",
+        "teamPreferred",
+    ]
 )
 
 

@@ -1,0 +1,139 @@
+"""Read side of the loop pages: the list, one loop with its interviews, and a proposal made readable.
+
+Each function issues a fixed number of SQL queries whatever the data size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from planner.models import (
+    Candidate,
+    Interview,
+    Interviewer,
+    InterviewStatus,
+    Loop,
+    LoopStatus,
+    PlanVersion,
+    Posting,
+    Seat,
+)
+
+STATUSES = tuple(s.value for s in LoopStatus)
+
+
+@dataclass(frozen=True, slots=True)
+class LoopRow:
+    id: int
+    candidate: str
+    candidate_email: str
+    candidate_timezone: str
+    posting_id: int
+    posting_title: str
+    status: str
+    next_interview: datetime | None
+    interviews: int
+
+
+def list_loops(session: Session, *, now: datetime, posting_id: int | None = None, status: str = "",
+               limit: int = 500) -> list[LoopRow]:
+    """Loops newest first with candidate, posting, status and next upcoming interview (one query)."""
+    upcoming = (select(Interview.loop_id, func.min(Interview.start).label("next_start"),
+                       func.count(Interview.id).label("count"))
+                .where(Interview.status == InterviewStatus.SCHEDULED, Interview.end > now)
+                .group_by(Interview.loop_id).subquery())
+    query = (select(Loop.id, Candidate.name, Candidate.email, Candidate.timezone, Posting.id, Posting.title,
+                    Loop.status, upcoming.c.next_start, upcoming.c.count)
+             .join(Candidate, Candidate.id == Loop.candidate_id)
+             .join(Posting, Posting.id == Loop.posting_id)
+             .outerjoin(upcoming, upcoming.c.loop_id == Loop.id)
+             .order_by(Loop.id.desc()).limit(limit))
+    if posting_id is not None:
+        query = query.where(Loop.posting_id == posting_id)
+    if status in STATUSES:
+        query = query.where(Loop.status == LoopStatus(status))
+    return [LoopRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6].value, r[7], r[8] or 0)
+            for r in session.execute(query)]
+
+
+def count_by_status(session: Session, *, posting_id: int | None = None) -> dict[str, int]:
+    """Loops per status, every status present (one query)."""
+    query = select(Loop.status, func.count(Loop.id)).group_by(Loop.status)
+    if posting_id is not None:
+        query = query.where(Loop.posting_id == posting_id)
+    counts = {s: 0 for s in STATUSES}
+    counts.update({status.value: n for status, n in session.execute(query)})
+    return counts
+
+
+def posting_choices(session: Session) -> list[tuple[int, str]]:
+    """(id, title) of every posting, for filters and the new-loop form."""
+    return [(i, t) for i, t in session.execute(select(Posting.id, Posting.title).order_by(Posting.title))]
+
+
+@dataclass
+class LoopDetail:
+    loop: Loop
+    posting: Posting
+    version: PlanVersion | None
+    interviews: list[Interview]
+
+
+def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
+    """One loop with candidate, windows, posting, plan version, interviews and their seated people."""
+    loop = session.scalar(select(Loop).where(Loop.id == loop_id).options(
+        selectinload(Loop.candidate), selectinload(Loop.windows),
+        selectinload(Loop.interviews).selectinload(Interview.seats).selectinload(Seat.interviewer)))
+    if loop is None:
+        return None
+    posting = session.get(Posting, loop.posting_id)
+    version = session.get(PlanVersion, loop.plan_version_id) if loop.plan_version_id else None
+    return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)))
+
+
+@dataclass
+class PersonView:
+    id: int
+    key: str
+    name: str
+    team: str
+    timezone: str
+    role: str
+
+
+@dataclass
+class RoundView:
+    key: str
+    name: str
+    start: datetime
+    end: datetime
+    people: list[PersonView] = field(default_factory=list)
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def proposal_rounds(session: Session, interviews: Sequence[Mapping], round_names: Mapping[str, str]
+                    ) -> list[RoundView]:
+    """The proposal's rounds in time order with each person's name, team, zone and local times (one query)."""
+    keys = {p for i in interviews for p in [*i.get("interviewers", []), *i.get("trainees", [])]}
+    ids = [int(k[1:]) for k in keys if k.startswith("p") and k[1:].isdigit()]
+    people = {p.id: p for p in session.scalars(select(Interviewer).where(Interviewer.id.in_(ids)))}
+    rounds = []
+    for item in sorted(interviews, key=lambda i: i["start"]):
+        start, end = _utc(item["start"]), _utc(item["end"])
+        view = RoundView(item["round"], round_names.get(item["round"], item["round"]), start, end)
+        for role, key in [("assessor", k) for k in item.get("interviewers", [])] + \
+                         [("trainee", k) for k in item.get("trainees", [])]:
+            person = people.get(int(key[1:])) if key[1:].isdigit() else None
+            if person is None:
+                continue
+            view.people.append(PersonView(person.id, key, person.name, person.team, person.timezone, role))
+        rounds.append(view)
+    return rounds

@@ -1,0 +1,355 @@
+"""Coordinator pages for loops: list, new loop, one loop, its schedule proposal (swap, move, confirm), batch.
+
+A proposal travels between requests in a signed token (itsdangerous with the app's SECRET_KEY); it is
+only a suggestion: confirming re-checks every rule inside the transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from planner.core.coverage import UncoveredMustHave
+from planner.core.errors import Conflict, NotFound, PlannerError
+from planner.db import utcnow
+from planner.models import Posting
+from planner.queries import loops as loop_queries
+from planner.services import loops as loop_services
+from planner.services import scheduling
+from planner.services.invites import MailSettings
+from planner.services.loops import LoopInput, WindowInput
+from planner.services.scheduling_problem import get_loops, loop_rounds
+from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, WindowsForm
+from planner.web.coordinator.views import bp
+from planner.web.dbsession import get_session
+
+
+def _signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="loop-proposal")
+
+
+def _token(loop_id: int, interviews: list[dict]) -> str:
+    return _signer().dumps({"loop": loop_id, "interviews": interviews})
+
+
+def _untoken(loop_id: int, token: str | None) -> list[dict] | None:
+    if not token:
+        return None
+    try:
+        data = _signer().loads(token)
+    except BadSignature:
+        return None
+    return data["interviews"] if isinstance(data, dict) and data.get("loop") == loop_id else None
+
+
+def _batch_token(posting_id: int, proposals: dict[int, list[dict]]) -> str:
+    return _signer().dumps({"posting": posting_id, "loops": {str(k): v for k, v in proposals.items()}})
+
+
+def _settings() -> MailSettings:
+    return MailSettings.from_mapping(current_app.config)
+
+
+def _windows(form) -> list[WindowInput]:
+    rows = []
+    for entry in form.windows.entries:
+        day, start, end = entry.form.day.data, entry.form.start.data, entry.form.end.data
+        if day is None:
+            continue
+        if start is None or end is None:
+            raise PlannerError(f"Give a start and an end time for {day.isoformat()}.")
+        rows.append(WindowInput(day, start, end))
+    return rows
+
+
+@bp.route("/loops")
+def loops_list():
+    session = get_session()
+    status = request.args.get("status", "")
+    status = status if status in loop_queries.STATUSES else ""
+    posting_id = request.args.get("posting", type=int)
+    rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id, status=status)
+    return render_template("coordinator/loops/list.html", rows=rows, status=status, posting_id=posting_id,
+                           counts=loop_queries.count_by_status(session, posting_id=posting_id),
+                           postings=loop_queries.posting_choices(session))
+
+
+@bp.route("/postings/<int:posting_id>/loops")
+def posting_loops(posting_id: int):
+    session = get_session()
+    posting = _posting(posting_id)
+    rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id)
+    return render_template("coordinator/loops/posting.html", posting=posting, rows=rows,
+                           counts=loop_queries.count_by_status(session, posting_id=posting_id))
+
+
+def _posting(posting_id: int):
+    posting = get_session().get(Posting, posting_id)
+    if posting is None:
+        abort(404)
+    return posting
+
+
+@bp.route("/postings/<int:posting_id>/loops/schedule")
+def posting_loops_schedule(posting_id: int):
+    session = get_session()
+    posting = _posting(posting_id)
+    try:
+        proposals = scheduling.propose_batch(session, posting_id, now=utcnow())
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
+    return _render_batch(posting, proposals, ConfirmForm())
+
+
+def _render_batch(posting, proposals, form, status: int = 200):
+    session = get_session()
+    loops = {loop.id: loop for loop in get_loops(session, [p.loop_id for p in proposals])}
+    names = {}
+    for loop in loops.values():
+        names.update({k: r["name"] for k, r in loop_rounds(session, loop).rounds.items()})
+    scheduled = {p.loop_id: p.interviews for p in proposals if p.scheduled}
+    form.proposal.data = _batch_token(posting.id, scheduled)
+    views = {p.loop_id: loop_queries.proposal_rounds(session, p.interviews, names) for p in proposals}
+    uncovered = sorted({slug for p in proposals for slug in p.uncovered})
+    return render_template("coordinator/loops/batch.html", posting=posting, proposals=proposals, loops=loops,
+                           views=views, form=form, uncovered=uncovered, scheduled=len(scheduled)), status
+
+
+@bp.route("/postings/<int:posting_id>/loops/confirm", methods=["POST"])
+def posting_loops_confirm(posting_id: int):
+    _posting(posting_id)
+    form = ConfirmForm()
+    try:
+        data = _signer().loads(form.proposal.data or "")
+    except BadSignature:
+        data = None
+    if not form.validate_on_submit() or not isinstance(data, dict) or data.get("posting") != posting_id:
+        flash("The proposal had expired; here is a fresh one.", "error")
+        return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
+    proposals = {int(k): v for k, v in data["loops"].items()}
+    try:
+        created = scheduling.confirm_many(get_session(), proposals, actor_id=current_user.id, now=utcnow(),
+                                          settings=_settings(), override_reason=form.override_reason.data)
+    except UncoveredMustHave as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
+    flash(f"Scheduled {len(created)} loops ({sum(len(v) for v in created.values())} interviews); "
+          "invites are on their way.", "success")
+    return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
+
+
+@bp.route("/loops/new", methods=["GET", "POST"])
+def loop_new():
+    session = get_session()
+    form = LoopForm()
+    form.posting_id.choices = loop_queries.posting_choices(session)
+    if request.method == "GET" and request.args.get("posting", type=int):
+        form.posting_id.data = request.args.get("posting", type=int)
+    if form.validate_on_submit():
+        try:
+            data = LoopInput(
+                candidate_name=form.candidate_name.data, candidate_email=form.candidate_email.data,
+                candidate_timezone=form.candidate_timezone.data, windows=_windows(form),
+                hiring_team=form.hiring_team.data or "", max_gap_minutes=form.max_gap_minutes.data,
+                location=form.location.data or "", video_url=form.video_url.data or "")
+            loop = loop_services.create_loop(session, form.posting_id.data, data, actor_id=current_user.id,
+                                             now=utcnow())
+        except PlannerError as exc:
+            flash(str(exc), "error")
+        else:
+            flash(f"Loop created for {loop.candidate.name}. Press Schedule to propose interviews.", "success")
+            return redirect(url_for("coordinator.loop_view", loop_id=loop.id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("coordinator/loops/new.html", form=form), status
+
+
+def _detail(loop_id: int):
+    detail = loop_queries.get_loop_detail(get_session(), loop_id)
+    if detail is None:
+        abort(404)
+    return detail
+
+
+@bp.route("/loops/<int:loop_id>")
+def loop_view(loop_id: int):
+    detail = _detail(loop_id)
+    return render_template("coordinator/loops/view.html", d=detail, loop=detail.loop,
+                           cancel_form=CancelForm())
+
+
+@bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
+def loop_windows(loop_id: int):
+    detail = _detail(loop_id)
+    form = WindowsForm()
+    if request.method == "GET":
+        _fill_windows(form, detail.loop)
+    elif form.validate_on_submit():
+        try:
+            loop_services.update_windows(get_session(), loop_id, _windows(form), actor_id=current_user.id,
+                                         now=utcnow())
+        except PlannerError as exc:
+            flash(str(exc), "error")
+        else:
+            flash("Windows saved.", "success")
+            return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("coordinator/loops/windows.html", form=form, loop=detail.loop), status
+
+
+def _fill_windows(form, loop) -> None:
+    zone = ZoneInfo(loop.candidate.timezone)
+    while len(form.windows.entries) < max(len(loop.windows) + 1, 5):
+        form.windows.append_entry()
+    for entry, window in zip(form.windows.entries, loop.windows, strict=False):
+        start, end = window.start.astimezone(zone), window.end.astimezone(zone)
+        entry.form.day.data, entry.form.start.data = start.date(), start.time()
+        entry.form.end.data = end.time()
+
+
+@bp.route("/loops/<int:loop_id>/cancel", methods=["POST"])
+def loop_cancel(loop_id: int):
+    form = CancelForm()
+    if not form.validate_on_submit():
+        flash("Say why the loop is cancelled.", "error")
+        return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+    try:
+        count = loop_services.cancel_loop(get_session(), loop_id, form.reason.data, actor_id=current_user.id,
+                                          now=utcnow(), settings=_settings())
+    except NotFound:
+        abort(404)
+    except PlannerError as exc:
+        flash(str(exc), "error")
+    else:
+        flash(f"Loop cancelled; {count} interviews cancelled and the people told.", "success")
+    return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+
+
+# -- the proposal --------------------------------------------------------------------------------
+
+
+def _current(loop_id: int) -> list[dict] | None:
+    """The proposal in the request (re-solved when absent or tampered with); None when there is none."""
+    interviews = _untoken(loop_id, request.values.get("p"))
+    if interviews is not None:
+        return interviews
+    return None
+
+
+@bp.route("/loops/<int:loop_id>/schedule")
+def loop_schedule(loop_id: int):
+    detail = _detail(loop_id)
+    session = get_session()
+    interviews = _current(loop_id)
+    try:
+        if interviews is not None:
+            proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
+        else:
+            proposal = scheduling.propose(session, loop_id, now=utcnow())
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+    return _render_proposal(detail, proposal, ConfirmForm())
+
+
+def _render_proposal(detail, proposal, form, *, swap=None, moves=None, status: int = 200):
+    session = get_session()
+    names = {k: r["name"] for k, r in loop_rounds(session, detail.loop).rounds.items()}
+    token = _token(detail.loop.id, proposal.interviews) if proposal.scheduled else ""
+    form.proposal.data = token
+    issues = scheduling.check(session, detail.loop.id, proposal.interviews, now=utcnow()) \
+        if proposal.scheduled else []
+    rounds = loop_queries.proposal_rounds(session, proposal.interviews, names)
+    return render_template("coordinator/loops/schedule.html", d=detail, loop=detail.loop, proposal=proposal,
+                           rounds=rounds, token=token, form=form, swap=swap, moves=moves, issues=issues,
+                           names=names), status
+
+
+@bp.route("/loops/<int:loop_id>/schedule/swap")
+def loop_swap(loop_id: int):
+    detail = _detail(loop_id)
+    interviews = _current(loop_id)
+    round_key = request.args.get("round", "")
+    leaving = request.args.get("leaving", type=int)
+    if interviews is None or leaving is None:
+        flash("The proposal had expired; here is a fresh one.", "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
+    session = get_session()
+    try:
+        options = scheduling.substitutes(session, loop_id, interviews, round_key, leaving, now=utcnow())
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
+    proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
+    swap = {"round": round_key, "leaving": leaving,
+            "options": [(o, _token(loop_id, o.interviews)) for o in options]}
+    return _render_proposal(detail, proposal, ConfirmForm(), swap=swap)
+
+
+@bp.route("/loops/<int:loop_id>/schedule/move")
+def loop_move(loop_id: int):
+    detail = _detail(loop_id)
+    interviews = _current(loop_id)
+    round_key = request.args.get("round", "")
+    if interviews is None:
+        flash("The proposal had expired; here is a fresh one.", "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
+    session = get_session()
+    start = request.args.get("start")
+    try:
+        if start:
+            moved = scheduling.move(session, loop_id, interviews, round_key, _parse_start(start),
+                                    now=utcnow())
+            flash("Round moved; every rule still holds.", "success")
+            return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, moved)))
+        options = scheduling.move_options(session, loop_id, interviews, round_key, now=utcnow())
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
+    proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
+    return _render_proposal(detail, proposal, ConfirmForm(), moves={"round": round_key, "options": options})
+
+
+def _parse_start(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise PlannerError("That start time is not valid; pick one from the list.") from None
+    if moment.tzinfo is None:
+        raise PlannerError("That start time has no zone; pick one from the list.")
+    return moment
+
+
+@bp.route("/loops/<int:loop_id>/schedule/confirm", methods=["POST"])
+def loop_confirm(loop_id: int):
+    detail = _detail(loop_id)
+    form = ConfirmForm()
+    interviews = _untoken(loop_id, form.proposal.data)
+    if not form.validate_on_submit() or interviews is None:
+        flash("The proposal had expired; here is a fresh one.", "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
+    session = get_session()
+    try:
+        created = scheduling.confirm(session, loop_id, interviews, actor_id=current_user.id, now=utcnow(),
+                                     settings=_settings(), override_reason=form.override_reason.data)
+    except UncoveredMustHave as exc:
+        form.override_reason.errors = [str(exc)]
+        session.rollback()
+        proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
+        return _render_proposal(_detail(loop_id), proposal, form, status=400)
+    except Conflict as exc:
+        flash(f"Conflict: {exc}", "error")
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
+    except PlannerError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+    flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.",
+          "success")
+    return redirect(url_for("coordinator.loop_view", loop_id=loop_id))

@@ -1,0 +1,75 @@
+"""Loops in a real browser: schedule a demo loop (swap, confirm), the finished example, the hiring event."""
+
+from __future__ import annotations
+
+import re
+
+from browserutil import screenshot, sign_in
+
+
+def test_coordinator_schedules_a_loop_with_a_swap_and_confirms(page):
+    """Schedule -> proposal with local times -> swap a seat -> confirm -> the loop shows its interviews."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops")
+    assert page.get_by_role("heading", level=1).inner_text() == "Loops"
+    screenshot(page, "loops-list")
+    page.get_by_role("link", name="Sam Okafor").click()
+    page.get_by_role("link", name="Schedule", exact=True).first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.get_by_role("heading", level=1).inner_text() == "Proposed schedule"
+    timeline = page.locator(".timeline")
+    assert "America/New_York" in timeline.inner_text()
+    screenshot(page, "loop-proposal")
+    swaps = page.get_by_role("link", name=re.compile(r"^Swap "))
+    for index in range(swaps.count()):
+        swaps.nth(index).click()
+        page.wait_for_load_state("networkidle")
+        region = page.get_by_role("region", name="Substitutes")
+        uses = region.get_by_role("link", name=re.compile(r"^Use "))
+        if uses.count():
+            screenshot(page, "loop-swap-suggestions")
+            chosen = uses.first.inner_text().removeprefix("Use ").strip()
+            uses.first.click()
+            page.wait_for_load_state("networkidle")
+            assert chosen in page.locator(".timeline").inner_text()
+            break
+        page.get_by_role("link", name="Close").click()
+    page.get_by_role("button", name="Confirm schedule").click()
+    page.wait_for_load_state("networkidle")
+    assert "Scheduled 6 interviews for Sam Okafor" in page.locator(".flashes").inner_text()
+    assert page.locator("table tbody tr").count() == 6
+    screenshot(page, "loop-scheduled")
+
+
+def test_demo_has_a_finished_example_and_an_explained_unscheduled_loop(page):
+    """The demo's scheduled loop shows its interviews; Kim Lee's proposal explains why it does not fit."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops?status=scheduled")
+    page.get_by_role("link", name="Alex Chen").click()
+    assert page.locator("table tbody tr").count() >= 1
+    screenshot(page, "loop-demo-example")
+    page.goto("/coordinator/loops")
+    page.get_by_role("link", name="Kim Lee").click()
+    page.get_by_role("link", name="Schedule", exact=True).first.click()
+    page.wait_for_load_state("networkidle")
+    status = page.locator(".unscheduled")
+    if status.count():
+        assert "not scheduled" in status.inner_text()
+    screenshot(page, "loop-unscheduled")
+
+
+def test_hiring_event_page_proposes_all_draft_loops(page):
+    """The posting's 'Schedule all draft loops' shows each loop's timeline or reason and a confirm-all."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops")
+    page.get_by_role("link", name="Senior ML Compiler Engineer, Neuron").first.click()
+    page.get_by_role("link", name="Schedule all draft loops").click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".batch-loop").count() == 2
+    screenshot(page, "loops-hiring-event")
+    confirm = page.get_by_role("button", name=re.compile(r"^Confirm all"))
+    if confirm.count():
+        confirm.click()
+        page.wait_for_load_state("networkidle")
+        assert "Scheduled" in page.locator(".flashes").inner_text()
+        screenshot(page, "loops-hiring-event-done")

@@ -1,0 +1,74 @@
+"""`planner schedule PROBLEM.json [-o RESULT.json]`: result JSON out, one clear sentence and exit 2 on bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from core.scheduling.schedbuild import loop, person, problem, random_problem, rnd
+
+from planner.cli.schedule import schedule_command
+from planner.core.scheduling import load_problem, validate
+
+DOC = problem([person("a", {"x": "qualified"})],
+              [loop("L", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])])
+
+
+def _run(tmp_path, payload: bytes, *extra: str):
+    source = tmp_path / "problem.json"
+    source.write_bytes(payload)
+    return CliRunner().invoke(schedule_command, [str(source), *extra])
+
+
+def test_prints_a_valid_result_on_stdout(tmp_path):
+    """A good problem prints the 5.2 result on standard output and exits 0."""
+    outcome = _run(tmp_path, json.dumps(DOC).encode())
+    assert outcome.exit_code == 0, outcome.output
+    result = json.loads(outcome.stdout)
+    assert result["loops"][0]["status"] == "scheduled"
+    assert validate(load_problem(DOC), result) == []
+
+
+def test_writes_the_result_file_with_o(tmp_path):
+    """With -o the result goes to the file and nothing to standard output."""
+    target = tmp_path / "result.json"
+    outcome = _run(tmp_path, json.dumps(DOC).encode(), "-o", str(target))
+    assert outcome.exit_code == 0
+    assert outcome.stdout == ""
+    assert json.loads(target.read_text())["stats"]["scheduled"] == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (b"{\"loops\": [", "is not valid JSON"),
+        ("{\"é\": 1}".encode("latin-1"), "is not UTF-8"),
+        (json.dumps({**DOC, "interviewers": [{**DOC["interviewers"][0], "timezone": "Mars/Base"}]}).encode(),
+         "interviewers[0].timezone: unknown time zone 'Mars/Base'"),
+        (json.dumps({**DOC, "loops": [DOC["loops"][0], DOC["loops"][0]]}).encode(), "duplicate id 'L'"),
+    ],
+)
+def test_bad_input_gives_one_sentence_and_exit_2(tmp_path, payload, message):
+    """Bad JSON, bad encoding and structural errors: one line on stderr, exit 2, no result file."""
+    target = tmp_path / "result.json"
+    outcome = _run(tmp_path, payload, "-o", str(target))
+    assert outcome.exit_code == 2
+    assert message in outcome.stderr
+    assert len(outcome.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in outcome.stderr
+    assert not target.exists()
+
+
+def test_missing_file_is_reported(tmp_path):
+    """A path that does not exist gives a clear message and exit 2."""
+    outcome = CliRunner().invoke(schedule_command, [str(tmp_path / "nope.json")])
+    assert outcome.exit_code == 2
+    assert "no such file" in outcome.stderr
+
+
+def test_large_inputs_report_progress_on_stderr(tmp_path):
+    """Problems with many rounds print progress lines on standard error, the result stays clean JSON."""
+    doc = random_problem(3, people=12, loops=30)
+    outcome = _run(tmp_path, json.dumps(doc).encode())
+    assert outcome.exit_code == 0
+    assert "first-fit:" in outcome.stderr
+    assert len(json.loads(outcome.stdout)["loops"]) == 30

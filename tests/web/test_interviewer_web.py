@@ -1,0 +1,76 @@
+"""The interviewer's home: upcoming interviews in their zone, what to assess, downloads, the feed card."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from invitedata import make_interviewer, make_loop
+
+from planner.db import utcnow
+from planner.models import Interviewer
+
+
+def _me(db, make_user, client, tz="Asia/Kolkata", viewer_tz="UTC"):
+    user = make_user(email="priya@hire.example", roles=("interviewer",), timezone=viewer_tz)
+    me = make_interviewer(db, "Priya Nair", "priya@hire.example", tz, user_id=user.id)
+    db.commit()
+    response = client.post("/login", data={"email": "priya@hire.example", "password": "password123"})
+    assert response.status_code == 302
+    return me
+
+
+def test_home_lists_upcoming_interviews_in_the_interviewers_zone(client, db, make_user):
+    """Upcoming interviews show the interviewer's local time and the viewer's zone, competencies and questions."""
+    me = _me(db, make_user, client, tz="Asia/Kolkata", viewer_tz="America/Los_Angeles")
+    start = (utcnow() + timedelta(days=2)).replace(hour=8, minute=0, second=0, microsecond=0)
+    scenario = make_loop(db, rounds=1, first_start=start, existing=[me])
+    past = make_loop(db, rounds=1, first_start=start - timedelta(days=20), existing=[me], tag="-past")
+    db.commit()
+    page = client.get("/interviewer/").get_data(as_text=True)
+    assert "13:30–14:30 Asia/Kolkata (UTC+05:30)" in page
+    assert "America/Los_Angeles (UTC-0" in page
+    assert "Compiler design" in page and "primary" in page
+    assert "Walk through a lowering pass you designed." in page
+    assert "Kim Lee" in page and "https://video.example/room-1" in page
+    assert f"/interviewer/interviews/{scenario.interviews[0].id}.ics" in page
+    assert "Past interviews (1)" in page and "Kim Lee-past" in page
+    assert f"/interviewer/interviews/{past.interviews[0].id}.ics" not in page
+    assert f"/feeds/{me.feed_token}.ics" in page and "webcal://" in page
+
+
+def test_ics_download_only_for_own_interviews(client, db, make_user):
+    """The .ics download works for the interviewer's own interview and is 404 for anybody else's."""
+    me = _me(db, make_user, client)
+    mine = make_loop(db, rounds=1, existing=[me])
+    theirs = make_loop(db, rounds=1, tag="-x", existing=[make_interviewer(db, "Zed", "zed@hire.example", "UTC")])
+    db.commit()
+    response = client.get(f"/interviewer/interviews/{mine.interviews[0].id}.ics")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    assert "attachment" in response.headers["Content-Disposition"]
+    assert mine.interviews[0].uid.encode() in response.data.replace(b"\r\n ", b"")
+    assert b"METHOD:PUBLISH" in response.data
+    assert client.get(f"/interviewer/interviews/{theirs.interviews[0].id}.ics").status_code == 404
+    assert client.get("/interviewer/interviews/999999.ics").status_code == 404
+
+
+def test_rotate_link_issues_a_new_token(client, db, make_user):
+    """POST rotate gives a new token; the page shows it and the old feed URL is dead."""
+    me = _me(db, make_user, client)
+    old = me.feed_token
+    response = client.post("/interviewer/feed/rotate")
+    assert response.status_code == 302
+    db.expire_all()
+    new = db.get(Interviewer, me.id).feed_token
+    assert new != old
+    page = client.get("/interviewer/").get_data(as_text=True)
+    assert f"/feeds/{new}.ics" in page and old not in page
+    assert client.get(f"/feeds/{old}.ics").status_code == 404
+
+
+def test_unlinked_login_sees_a_clear_message(login):
+    """A login with the interviewer role but no pool entry is told to ask a coordinator; downloads 404."""
+    client = login("interviewer")
+    assert "not linked to an interviewer profile" in client.get("/interviewer/").get_data(as_text=True)
+    assert client.get("/interviewer/interviews/1.ics").status_code == 404
+    assert client.post("/interviewer/feed/rotate").status_code == 404
