@@ -7,6 +7,7 @@ America/Los_Angeles, Europe/London and Asia/Kolkata; the candidate is in Austral
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -67,8 +68,9 @@ class Scenario:
 
 def make_interviewer(session: Session, name: str, email: str, tz: str, *, user_id: int | None = None):
     """An interviewer with a fresh feed token."""
-    person = Interviewer(name=name, email=email, timezone=tz, feed_token=secrets.token_urlsafe(24),
-                         user_id=user_id)
+    person = Interviewer(
+        name=name, email=email, timezone=tz, feed_token=secrets.token_urlsafe(24), user_id=user_id
+    )
     session.add(person)
     session.flush()
     return person
@@ -88,11 +90,20 @@ def make_loop(
     """A posting, a candidate in ``candidate_tz`` and a loop of ``rounds`` interviews, each with every person
     of ``people`` as assessor (and ``trainee`` as trainee); not announced yet."""
     posting = Posting(title="Senior ML Compiler Engineer", team="neuron-compiler")
-    candidate = Candidate(name=f"Kim Lee{tag}", email=f"kim{tag}@candidate.example", timezone=candidate_tz)
+    slug = re.sub(r"[^a-z0-9]+", "-", tag.lower()).strip("-")
+    candidate = Candidate(
+        name=f"Kim Lee{tag}",
+        email=f"kim{'-' + slug if slug else ''}@candidate.example",
+        timezone=candidate_tz,
+    )
     session.add_all([posting, candidate])
     session.flush()
-    loop = Loop(posting_id=posting.id, candidate_id=candidate.id, status=LoopStatus.SCHEDULED,
-                video_url="https://video.example/room-1")
+    loop = Loop(
+        posting_id=posting.id,
+        candidate_id=candidate.id,
+        status=LoopStatus.SCHEDULED,
+        video_url="https://video.example/room-1",
+    )
     session.add(loop)
     session.flush()
     interviewers = existing or [make_interviewer(session, n, e, z) for n, e, z in people]
@@ -101,17 +112,29 @@ def make_loop(
     for number in range(rounds):
         start = first_start + timedelta(hours=2 * number)
         interview = Interview(
-            loop_id=loop.id, round_key=f"r{number + 1}", round_name=["Compiler design", "Bar raiser"][number % 2],
-            round_detail=DETAIL, start=start, end=start + timedelta(minutes=60), uid=new_interview_uid(SETTINGS),
-            sequence=0, status=InterviewStatus.SCHEDULED,
+            loop_id=loop.id,
+            round_key=f"r{number + 1}",
+            round_name=["Compiler design", "Bar raiser"][number % 2],
+            round_detail=DETAIL,
+            start=start,
+            end=start + timedelta(minutes=60),
+            uid=new_interview_uid(SETTINGS),
+            sequence=0,
+            status=InterviewStatus.SCHEDULED,
         )
         session.add(interview)
         session.flush()
         for person in interviewers:
             session.add(Seat(interview_id=interview.id, interviewer_id=person.id, role=SeatRole.ASSESSOR))
         if trainee_row:
-            session.add(Seat(interview_id=interview.id, interviewer_id=trainee_row.id, role=SeatRole.TRAINEE,
-                             training_level="shadow"))
+            session.add(
+                Seat(
+                    interview_id=interview.id,
+                    interviewer_id=trainee_row.id,
+                    role=SeatRole.TRAINEE,
+                    training_level="shadow",
+                )
+            )
         interviews.append(interview)
     session.flush()
     session.expire_all()

@@ -48,7 +48,9 @@ class RecordingHandler:
 
     async def handle_DATA(self, server, session, envelope):
         with self.lock:
-            self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+            self.received.append(
+                Received(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+            )
         return "250 Message accepted for delivery"
 
     def message_ids(self) -> list[str]:

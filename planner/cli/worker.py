@@ -14,10 +14,16 @@ from planner.cli.common import clear_errors, get_app, session_scope
 
 @click.command("worker")
 @click.option("--once", is_flag=True, help="Deliver what is due now, then exit.")
-@click.option("--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
-              help="Seconds to wait when nothing is due.")
-@click.option("--batch", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Messages claimed at a time.")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.1),
+    default=5.0,
+    show_default=True,
+    help="Seconds to wait when nothing is due.",
+)
+@click.option(
+    "--batch", type=click.IntRange(min=1), default=20, show_default=True, help="Messages claimed at a time."
+)
 @clear_errors
 def worker_command(once: bool, interval: float, batch: int) -> None:
     """Deliver queued calendar emails; safe to run as several processes on PostgreSQL."""
@@ -26,8 +32,10 @@ def worker_command(once: bool, interval: float, batch: int) -> None:
 
     smtp = SmtpSettings.from_mapping(get_app().config)
     if not smtp.configured:
-        click.echo("No SMTP server is configured (set PLANNER_MAIL_SERVER); messages stay in the outbox, "
-                   "where coordinators can download them.")
+        click.echo(
+            "No SMTP server is configured (set PLANNER_MAIL_SERVER); messages stay in the outbox, "
+            "where coordinators can download them."
+        )
         return
     worker_id = f"{socket.gethostname()}:{os.getpid()}"
     stopping = []
@@ -42,8 +50,9 @@ def worker_command(once: bool, interval: float, batch: int) -> None:
             for key in totals:
                 totals[key] += len(getattr(report, key))
             if report.claimed and not once:
-                click.echo(f"sent {len(report.sent)}, retrying {len(report.retrying)}, "
-                           f"failed {len(report.failed)}")
+                click.echo(
+                    f"sent {len(report.sent)}, retrying {len(report.retrying)}, failed {len(report.failed)}"
+                )
             if report.claimed == 0:
                 if once:
                     break

@@ -42,12 +42,15 @@ def _competencies(detail: dict | None) -> tuple[dict, ...]:
         if isinstance(item, str):
             out.append({"name": item, "focus": ""})
         elif isinstance(item, dict) and (item.get("name") or item.get("slug")):
-            out.append({"name": str(item.get("name") or item.get("slug")), "focus": str(item.get("focus") or "")})
+            out.append(
+                {"name": str(item.get("name") or item.get("slug")), "focus": str(item.get("focus") or "")}
+            )
     return tuple(out)
 
 
-def list_my_interviews(session: Session, interviewer_id: int, now: datetime
-                       ) -> tuple[list[MyInterview], list[MyInterview]]:
+def list_my_interviews(
+    session: Session, interviewer_id: int, now: datetime
+) -> tuple[list[MyInterview], list[MyInterview]]:
     """(upcoming, past) interviews of the interviewer's non-removed seats; past ones newest first."""
     rows = session.execute(
         select(Interview, Seat)
@@ -78,7 +81,8 @@ def list_my_interviews(session: Session, interviewer_id: int, now: datetime
             location=interview.location or interview.loop.location or "",
             video_url=interview.video_url or interview.loop.video_url or "",
             colleagues=tuple(
-                s.interviewer.name for s in interview.seats
+                s.interviewer.name
+                for s in interview.seats
                 if s.status == SeatStatus.ACTIVE and s.interviewer_id != interviewer_id
             ),
         )

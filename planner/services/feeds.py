@@ -64,7 +64,8 @@ def feed_interviews(session: Session, interviewer_id: int, now: datetime) -> lis
     )
     keep_cancelled_after = now - timedelta(days=CANCELLED_DAYS)
     return [
-        i for i in session.scalars(query)
+        i
+        for i in session.scalars(query)
         if i.status != InterviewStatus.CANCELLED or (i.updated_at or i.created_at) >= keep_cancelled_after
     ]
 
@@ -77,8 +78,9 @@ def feed_for_token(session: Session, token: str, *, settings: MailSettings, now:
     if interviewer is None:
         return None
     interviews = feed_interviews(session, interviewer.id, now)
-    events = [interview_event(session, i, settings, last_modified=i.updated_at or i.created_at)
-              for i in interviews]
+    events = [
+        interview_event(session, i, settings, last_modified=i.updated_at or i.created_at) for i in interviews
+    ]
     stamp = max([e.last_modified_utc for e in events] + [interviewer.created_at])
     body = build_feed(events, settings.organizer, f"Interviews – {interviewer.name}", stamp)
     return Feed(body=body, etag=hashlib.sha256(body).hexdigest()[:32], interviewer_name=interviewer.name)
@@ -108,8 +110,11 @@ def interview_download(
     interview = session.scalar(
         select(Interview)
         .join(Seat, Seat.interview_id == Interview.id)
-        .where(Interview.id == interview_id, Seat.interviewer_id == interviewer_id,
-               Seat.status != SeatStatus.REMOVED)
+        .where(
+            Interview.id == interview_id,
+            Seat.interviewer_id == interviewer_id,
+            Seat.status != SeatStatus.REMOVED,
+        )
     )
     if interview is None:
         raise NotFound("No such interview on your schedule.")

@@ -46,7 +46,12 @@ def _current_ics(session: Session, interview, settings: MailSettings, now: datet
 
 
 def export_loop(
-    session: Session, loop_id: int, out_dir: str | Path, *, settings: MailSettings, now: datetime,
+    session: Session,
+    loop_id: int,
+    out_dir: str | Path,
+    *,
+    settings: MailSettings,
+    now: datetime,
     history: bool = False,
 ) -> ExportResult:
     """Write the loop's invites and itinerary (and, with ``history``, every version sent) to ``out_dir``.
@@ -64,9 +69,7 @@ def export_loop(
     files: dict[str, bytes] = {}
     for interview in interviews:
         files[f"interview-{interview.id}.ics"] = _current_ics(session, interview, settings, now)
-    events = [
-        interview_event(session, i, settings, last_modified=i.updated_at or now) for i in interviews
-    ]
+    events = [interview_event(session, i, settings, last_modified=i.updated_at or now) for i in interviews]
     files["itinerary.ics"] = build_itinerary(
         events, settings.organizer, f"Your interviews for {events[0].posting_title}", now
     )
@@ -95,6 +98,8 @@ def _history(session: Session, loop_id: int) -> dict[str, bytes]:
         seen.add(digest)
         who = "candidate-" if row.kind == "itinerary" else ""
         kind = "" if row.kind == "itinerary" else f"{row.kind}-"
-        name = f"history/interview-{row.interview_id}/seq{row.sequence:02d}-{who}{kind}{row.method.lower()}.ics"
+        name = (
+            f"history/interview-{row.interview_id}/seq{row.sequence:02d}-{who}{kind}{row.method.lower()}.ics"
+        )
         out[name] = row.ics
     return out

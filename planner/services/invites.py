@@ -165,7 +165,9 @@ def _get_interview(session: Session, interview_id: int) -> Interview:
     if interview is None:
         raise NotFound(f"Interview {interview_id} does not exist.")
     if not interview.uid:
-        raise ValidationFailed(f"Interview {interview_id} has no calendar UID; set one with new_interview_uid.")
+        raise ValidationFailed(
+            f"Interview {interview_id} has no calendar UID; set one with new_interview_uid."
+        )
     return interview
 
 
@@ -225,12 +227,30 @@ def announce_scheduled(
         interview.updated_at = now
         event = interview_event(session, interview, settings, last_modified=now)
         assessors, trainees = panel(interview)
-        msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="invite", trainees=trainees)
-        count += _queue(session, msgs, kind="invite", interview=interview, sequence=event.sequence,
-                        settings=settings, now=now)
-        cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="invite")
-        count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
-                        settings=settings, now=now)
+        msgs = panel_request_messages(
+            event, settings.organizer, assessors, now, kind="invite", trainees=trainees
+        )
+        count += _queue(
+            session,
+            msgs,
+            kind="invite",
+            interview=interview,
+            sequence=event.sequence,
+            settings=settings,
+            now=now,
+        )
+        cand = candidate_message(
+            event, settings.organizer, candidate_person(interview.loop), now, kind="invite"
+        )
+        count += _queue(
+            session,
+            [cand],
+            kind="itinerary",
+            interview=interview,
+            sequence=event.sequence,
+            settings=settings,
+            now=now,
+        )
     session.flush()
     return count
 
@@ -244,11 +264,19 @@ def announce_changed(session: Session, interview_id: int, *, settings: MailSetti
     event = interview_event(session, interview, settings, last_modified=now)
     assessors, trainees = panel(interview)
     msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="update", trainees=trainees)
-    count = _queue(session, msgs, kind="update", interview=interview, sequence=event.sequence,
-                   settings=settings, now=now)
+    count = _queue(
+        session, msgs, kind="update", interview=interview, sequence=event.sequence, settings=settings, now=now
+    )
     cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="update")
-    count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
-                    settings=settings, now=now)
+    count += _queue(
+        session,
+        [cand],
+        kind="itinerary",
+        interview=interview,
+        sequence=event.sequence,
+        settings=settings,
+        now=now,
+    )
     session.flush()
     return count
 
@@ -268,11 +296,19 @@ def announce_cancelled(session: Session, interview_id: int, *, settings: MailSet
         people = sorted(interview.seats, key=lambda s: (s.role != SeatRole.ASSESSOR, s.interviewer.name))
         assessors = [person_of(s.interviewer) for s in people]
     msgs = panel_cancel_messages(event, settings.organizer, assessors, now, trainees=trainees)
-    count = _queue(session, msgs, kind="cancel", interview=interview, sequence=event.sequence,
-                   settings=settings, now=now)
+    count = _queue(
+        session, msgs, kind="cancel", interview=interview, sequence=event.sequence, settings=settings, now=now
+    )
     cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="cancel")
-    count += _queue(session, [cand], kind="itinerary", interview=interview, sequence=event.sequence,
-                    settings=settings, now=now)
+    count += _queue(
+        session,
+        [cand],
+        kind="itinerary",
+        interview=interview,
+        sequence=event.sequence,
+        settings=settings,
+        now=now,
+    )
     session.flush()
     return count
 
@@ -324,7 +360,8 @@ def announce_replaced(
     count = 0
     for message in msgs:
         seq = event.sequence - 1 if message.method == "CANCEL" else event.sequence
-        count += _queue(session, [message], kind="reassign", interview=interview, sequence=seq,
-                        settings=settings, now=now)
+        count += _queue(
+            session, [message], kind="reassign", interview=interview, sequence=seq, settings=settings, now=now
+        )
     session.flush()
     return count

@@ -117,8 +117,9 @@ def _organizer_of(ics: bytes) -> Organizer:
 
 def render_email(message: OutboxMessage, *, date: datetime | None = None) -> EmailMessage:
     """The iMIP email of an outbox row, with its fixed Message-ID (``date`` defaults to its creation)."""
-    recipient = Person(email=message.recipient_email, name=message.recipient_name or message.recipient_email,
-                       timezone="UTC")
+    recipient = Person(
+        email=message.recipient_email, name=message.recipient_name or message.recipient_email, timezone="UTC"
+    )
     return build_imip_message(
         message.ics,
         message.method,
@@ -150,14 +151,18 @@ def _claimable(now: datetime, lock_timeout: int):
     )
 
 
-def claim(session: Session, *, worker_id: str, now: datetime, limit: int = 20, lock_timeout: int = 300) -> list[int]:
+def claim(
+    session: Session, *, worker_id: str, now: datetime, limit: int = 20, lock_timeout: int = 300
+) -> list[int]:
     """Take up to ``limit`` due messages for ``worker_id`` and commit; no other worker gets them.
 
     Due: pending with ``next_attempt_at`` reached, or stuck in ``sending`` with an expired lock
     (a worker died between claiming and marking). Each claim counts one attempt.
     """
     condition = _claimable(now, lock_timeout)
-    query = select(OutboxMessage.id).where(condition).order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
+    query = (
+        select(OutboxMessage.id).where(condition).order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
+    )
     query = query.limit(limit)
     if session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
@@ -166,8 +171,12 @@ def claim(session: Session, *, worker_id: str, now: datetime, limit: int = 20, l
         result = session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id == message_id, condition)
-            .values(state=OutboxState.SENDING, locked_by=worker_id[:120], locked_at=now,
-                    attempts=OutboxMessage.attempts + 1)
+            .values(
+                state=OutboxState.SENDING,
+                locked_by=worker_id[:120],
+                locked_at=now,
+                attempts=OutboxMessage.attempts + 1,
+            )
             .execution_options(synchronize_session=False)
         )
         if result.rowcount == 1:
@@ -190,8 +199,9 @@ class _Permanent(Exception):
 def _connect(smtp: SmtpSettings) -> smtplib.SMTP:
     try:
         if smtp.use_ssl:
-            client: smtplib.SMTP = smtplib.SMTP_SSL(smtp.server, smtp.port, timeout=smtp.timeout,
-                                                   context=ssl.create_default_context())
+            client: smtplib.SMTP = smtplib.SMTP_SSL(
+                smtp.server, smtp.port, timeout=smtp.timeout, context=ssl.create_default_context()
+            )
         else:
             client = smtplib.SMTP(smtp.server, smtp.port, timeout=smtp.timeout)
         if smtp.use_tls and not smtp.use_ssl:
@@ -199,13 +209,17 @@ def _connect(smtp: SmtpSettings) -> smtplib.SMTP:
         if smtp.username:
             client.login(smtp.username, smtp.password or "")
     except (OSError, smtplib.SMTPException) as exc:
-        raise _Temporary(f"cannot reach the mail server {smtp.server}:{smtp.port} ({_describe(exc)})") from exc
+        raise _Temporary(
+            f"cannot reach the mail server {smtp.server}:{smtp.port} ({_describe(exc)})"
+        ) from exc
     return client
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{addr} refused: {code} {_text(msg)}" for addr, (code, msg) in exc.recipients.items())
+        return "; ".join(
+            f"{addr} refused: {code} {_text(msg)}" for addr, (code, msg) in exc.recipients.items()
+        )
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"{exc.smtp_code} {_text(exc.smtp_error)}"
     if isinstance(exc, socket.timeout | TimeoutError):
@@ -242,16 +256,29 @@ def _mark(session: Session, message_id: int, **values) -> None:
     session.commit()
 
 
-def _after_failure(session: Session, message: OutboxMessage, reason: str, *, permanent: bool,
-                   smtp: SmtpSettings, now: datetime, report: DeliveryReport) -> None:
+def _after_failure(
+    session: Session,
+    message: OutboxMessage,
+    reason: str,
+    *,
+    permanent: bool,
+    smtp: SmtpSettings,
+    now: datetime,
+    report: DeliveryReport,
+) -> None:
     if permanent or message.attempts >= smtp.max_attempts:
         if not permanent:
             reason = f"gave up after {message.attempts} attempts: {reason}"
         _mark(session, message.id, state=OutboxState.FAILED, last_error=reason[:2000])
         report.failed.append(message.id)
     else:
-        _mark(session, message.id, state=OutboxState.PENDING, last_error=reason[:2000],
-              next_attempt_at=now + smtp.backoff(message.attempts))
+        _mark(
+            session,
+            message.id,
+            state=OutboxState.PENDING,
+            last_error=reason[:2000],
+            next_attempt_at=now + smtp.backoff(message.attempts),
+        )
         report.retrying.append(message.id)
 
 
@@ -293,8 +320,9 @@ def _drop(client: smtplib.SMTP | None) -> None:
             client.close()
 
 
-def run_once(session: Session, smtp: SmtpSettings, *, worker_id: str, now: datetime, batch: int = 20
-             ) -> DeliveryReport:
+def run_once(
+    session: Session, smtp: SmtpSettings, *, worker_id: str, now: datetime, batch: int = 20
+) -> DeliveryReport:
     """Claim one batch of due messages and deliver it."""
     ids = claim(session, worker_id=worker_id, now=now, limit=batch, lock_timeout=smtp.lock_timeout)
     return deliver(session, ids, smtp, now=now)
@@ -313,7 +341,9 @@ def resend(session: Session, message_id: int, *, actor_id: int | None, now: date
     if message is None:
         raise NotFound(f"Outbox message {message_id} does not exist.")
     if message.state not in (OutboxState.FAILED, OutboxState.SENT):
-        raise ValidationFailed("This message is already queued for delivery; only sent or failed ones can be resent.")
+        raise ValidationFailed(
+            "This message is already queued for delivery; only sent or failed ones can be resent."
+        )
     previous = message.state.value
     if message.state == OutboxState.SENT:
         # A deliberate second copy needs its own Message-ID, or mail systems would drop it as a repeat.
@@ -325,7 +355,13 @@ def resend(session: Session, message_id: int, *, actor_id: int | None, now: date
     message.locked_by = None
     message.locked_at = None
     message.last_error = ""
-    record(session, actor_id=actor_id, action="outbox.resend", entity="outbox_message", entity_id=message.id,
-           details={"previous_state": previous, "recipient": message.recipient_email})
+    record(
+        session,
+        actor_id=actor_id,
+        action="outbox.resend",
+        entity="outbox_message",
+        entity_id=message.id,
+        details={"previous_state": previous, "recipient": message.recipient_email},
+    )
     session.commit()
     return message

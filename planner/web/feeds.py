@@ -16,8 +16,9 @@ _PRIVATE = {"Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex", "Re
 
 @bp.route("/<token>.ics", methods=["GET", "HEAD"])
 def feed_ics(token: str):
-    feed = feed_for_token(get_session(), token, settings=MailSettings.from_mapping(current_app.config),
-                          now=utcnow())
+    feed = feed_for_token(
+        get_session(), token, settings=MailSettings.from_mapping(current_app.config), now=utcnow()
+    )
     if feed is None:
         # An empty 404: no page, no hint whether such a token ever existed.
         return Response(b"", status=404, mimetype="text/plain")
@@ -25,5 +26,8 @@ def feed_ics(token: str):
     headers = {"ETag": etag, **_PRIVATE}
     if request.if_none_match.contains_weak(feed.etag):
         return Response(status=304, headers=headers)
-    return Response(feed.body, headers={**headers, "Content-Disposition": 'inline; filename="interviews.ics"'},
-                    content_type="text/calendar; charset=utf-8")
+    return Response(
+        feed.body,
+        headers={**headers, "Content-Disposition": 'inline; filename="interviews.ics"'},
+        content_type="text/calendar; charset=utf-8",
+    )

@@ -51,3 +51,11 @@ def test_retire_and_restore_with_confirmation(page):
     retired.get_by_role("button", name=f"Restore {name}").click()
     expect(page.locator("#retired")).to_have_count(0)
     expect(page.locator(".lib-card", has_text=name)).to_have_count(1)
+
+
+def test_slug_is_suggested_from_the_name(page):
+    """Typing a name fills in a matching slug until the coordinator edits the slug."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/competencies/new")
+    page.get_by_label("Name").fill("Résumé & design reviews")
+    expect(page.get_by_label("Slug")).to_have_value("resume-and-design-reviews")

@@ -1,4 +1,4 @@
-"""`planner worker`: without a server it leaves the outbox alone; with one it delivers, also as two processes."""
+"""`planner worker`: no server leaves the outbox alone; a server gets everything, also from two processes."""
 
 from __future__ import annotations
 
@@ -25,9 +25,15 @@ def _env(database_url: str, **extra: str) -> dict[str, str]:
 def _queue(engine, loops: int = 1) -> int:
     with make_session_factory(engine)() as session:
         for number in range(loops):
-            scenario = make_loop(session, rounds=2, tag=str(number),
-                                 people=[(f"P{number}-{k}", f"p{number}-{k}@hire.example", "UTC") for k in range(3)])
-            invites.announce_scheduled(session, [i.id for i in scenario.interviews], settings=SETTINGS, now=utcnow())
+            scenario = make_loop(
+                session,
+                rounds=2,
+                tag=str(number),
+                people=[(f"P{number}-{k}", f"p{number}-{k}@hire.example", "UTC") for k in range(3)],
+            )
+            invites.announce_scheduled(
+                session, [i.id for i in scenario.interviews], settings=SETTINGS, now=utcnow()
+            )
         session.commit()
         return len(session.scalars(select(OutboxMessage.id)).all())
 
@@ -40,8 +46,9 @@ def _states(engine) -> list[OutboxState]:
 def test_without_a_server_the_worker_says_so_and_touches_nothing(committed_db, database_url):
     """No MAIL_SERVER: one sentence, exit 0, every message still pending with no attempt counted."""
     _queue(committed_db)
-    done = subprocess.run([*PLANNER, "worker", "--once"], capture_output=True, text=True, timeout=120,
-                          env=_env(database_url))
+    done = subprocess.run(
+        [*PLANNER, "worker", "--once"], capture_output=True, text=True, timeout=120, env=_env(database_url)
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().startswith("No SMTP server is configured")
     assert done.stdout.count(".") == 1 and done.stderr == ""
@@ -54,8 +61,13 @@ def test_worker_once_delivers_everything_due(committed_db, database_url):
     """`planner worker --once` with MAIL_SERVER set delivers every pending message and reports the count."""
     total = _queue(committed_db)
     with smtp_server() as (port, handler):
-        done = subprocess.run([*PLANNER, "worker", "--once"], capture_output=True, text=True, timeout=120,
-                              env=_env(database_url, PLANNER_MAIL_SERVER="127.0.0.1", PLANNER_MAIL_PORT=str(port)))
+        done = subprocess.run(
+            [*PLANNER, "worker", "--once"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=_env(database_url, PLANNER_MAIL_SERVER="127.0.0.1", PLANNER_MAIL_PORT=str(port)),
+        )
     assert done.returncode == 0, done.stderr
     assert f"Sent {total}, will retry 0, failed 0." in done.stdout
     assert len(handler.received) == total
@@ -67,8 +79,16 @@ def test_two_worker_processes_share_the_queue(committed_db, database_url):
     total = _queue(committed_db, loops=4)
     with smtp_server() as (port, handler):
         env = _env(database_url, PLANNER_MAIL_SERVER="127.0.0.1", PLANNER_MAIL_PORT=str(port))
-        procs = [subprocess.Popen([*PLANNER, "worker", "--once", "--batch", "2"], env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+        procs = [
+            subprocess.Popen(
+                [*PLANNER, "worker", "--once", "--batch", "2"],
+                env=env,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(2)
+        ]
         outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     ids = handler.message_ids()

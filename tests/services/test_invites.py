@@ -29,9 +29,14 @@ def _messages(db, interview_id=None):
 
 def test_mail_settings_from_config_and_uid_shape():
     """Settings come from the MAIL_*/BASE_URL/UID_DOMAIN keys; a new UID is interview-<hex>@domain."""
-    settings = invites.MailSettings.from_mapping({
-        "MAIL_ORGANIZER_EMAIL": "r@x.example", "MAIL_ORGANIZER_NAME": "R", "BASE_URL": "https://p.example/",
-        "UID_DOMAIN": "x.example"})
+    settings = invites.MailSettings.from_mapping(
+        {
+            "MAIL_ORGANIZER_EMAIL": "r@x.example",
+            "MAIL_ORGANIZER_NAME": "R",
+            "BASE_URL": "https://p.example/",
+            "UID_DOMAIN": "x.example",
+        }
+    )
     assert settings == invites.MailSettings("r@x.example", "R", "https://p.example", "x.example")
     uid = invites.new_interview_uid(settings)
     assert uid.startswith("interview-") and uid.endswith("@x.example")
@@ -46,9 +51,12 @@ def test_announce_scheduled_queues_panel_and_candidate(db):
     assert count == len(rows) == 10
     first = [r for r in rows if r.interview_id == scenario.interviews[0].id]
     assert [(r.kind, r.method, r.recipient_email) for r in first] == [
-        ("invite", "REQUEST", "ana@hire.example"), ("invite", "REQUEST", "oliver@hire.example"),
-        ("invite", "REQUEST", "priya@hire.example"), ("invite", "REQUEST", "tia@hire.example"),
-        ("itinerary", "REQUEST", "kim@candidate.example")]
+        ("invite", "REQUEST", "ana@hire.example"),
+        ("invite", "REQUEST", "oliver@hire.example"),
+        ("invite", "REQUEST", "priya@hire.example"),
+        ("invite", "REQUEST", "tia@hire.example"),
+        ("itinerary", "REQUEST", "kim@candidate.example"),
+    ]
     assert len({r.message_id for r in rows}) == 10
     assert all(r.loop_id == scenario.loop.id and r.sequence == 0 and r.state.value == "pending" for r in rows)
     panel_ics = {_unfold(r.ics) for r in first if r.kind == "invite"}
@@ -77,7 +85,7 @@ def test_messages_roll_back_with_the_change(db):
 
 
 def test_changed_cancelled_replaced_bump_sequence(db):
-    """Update +1 (REQUEST), cancel +1 (CANCEL to panel and candidate), replacement +2 (CANCEL, then REQUEST)."""
+    """Update +1 (REQUEST), cancel +1 (CANCEL to panel and candidate), replacement +2 (CANCEL, REQUEST)."""
     scenario = make_loop(db, rounds=2)
     first, second = scenario.interviews
     invites.announce_scheduled(db, [first.id, second.id], settings=SETTINGS, now=NOW)
@@ -99,8 +107,11 @@ def test_changed_cancelled_replaced_bump_sequence(db):
     assert first.sequence == 3
     replaced = [r for r in _messages(db, first.id) if r.kind == "reassign"]
     assert [(r.method, r.recipient_email, r.sequence) for r in replaced] == [
-        ("CANCEL", "ana@hire.example", 2), ("REQUEST", "noor@hire.example", 3),
-        ("REQUEST", "oliver@hire.example", 3), ("REQUEST", "priya@hire.example", 3)]
+        ("CANCEL", "ana@hire.example", 2),
+        ("REQUEST", "noor@hire.example", 3),
+        ("REQUEST", "oliver@hire.example", 3),
+        ("REQUEST", "priya@hire.example", 3),
+    ]
     assert replaced[1].subject.startswith("Invitation") and replaced[2].subject.startswith("Updated")
     assert b"ana@hire.example" not in _unfold(replaced[1].ics)
 
@@ -130,14 +141,16 @@ def test_missing_round_detail_keys_and_bad_link(db):
 
 
 def test_every_recipient_sees_their_own_local_time_across_dst(db):
-    """An interview across London's DST change: LA, London, Kolkata and a Sydney candidate each see their time."""
+    """Across London's DST change: LA, London, Kolkata and a Sydney candidate each see their own time."""
     start = datetime(2027, 3, 28, 0, 30, tzinfo=UTC)  # London changes to BST at 01:00 UTC
     scenario = make_loop(db, rounds=1, first_start=start)
     invites.announce_scheduled(db, [scenario.interviews[0].id], settings=SETTINGS, now=NOW)
     bodies = {r.recipient_email: r.body_text for r in _messages(db)}
     assert "Sat 27 Mar 2027, 17:30–18:30 America/Los_Angeles (UTC-07:00)" in bodies["ana@hire.example"]
-    assert ("Sun 28 Mar 2027, 00:30–02:30 Europe/London (UTC+00:00 → UTC+01:00: the clocks change"
-            in bodies["oliver@hire.example"])
+    assert (
+        "Sun 28 Mar 2027, 00:30–02:30 Europe/London (UTC+00:00 → UTC+01:00: the clocks change"
+        in bodies["oliver@hire.example"]
+    )
     assert "Sun 28 Mar 2027, 06:00–07:00 Asia/Kolkata (UTC+05:30)" in bodies["priya@hire.example"]
     assert "Sun 28 Mar 2027, 11:30–12:30 Australia/Sydney (UTC+11:00)" in bodies["kim@candidate.example"]
     ics = _messages(db)[0].ics

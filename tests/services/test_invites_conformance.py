@@ -1,9 +1,8 @@
-"""Every kind of calendar file the app produces passes ../shared/tools/ics_check.py (with --pair for versions)."""
+"""Every kind of calendar file the app produces passes ../shared/tools/ics_check.py (--pair for versions)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 from invitedata import NOW, SETTINGS, make_interviewer, make_loop
 from sqlalchemy import select
@@ -32,7 +31,9 @@ def _history_of_a_loop(db):
     db.add(Seat(interview_id=first.id, interviewer_id=noor.id, role=SeatRole.ASSESSOR))
     db.flush()
     db.expire(first)
-    invites.announce_replaced(db, first.id, ana_seat.interviewer_id, settings=SETTINGS, now=NOW + timedelta(hours=2))
+    invites.announce_replaced(
+        db, first.id, ana_seat.interviewer_id, settings=SETTINGS, now=NOW + timedelta(hours=2)
+    )
     second.status = InterviewStatus.CANCELLED
     invites.announce_cancelled(db, second.id, settings=SETTINGS, now=NOW + timedelta(hours=3))
     db.commit()
@@ -50,15 +51,25 @@ def test_export_with_history_passes_the_checker_with_pairs(db, tmp_path):
     scenario = _history_of_a_loop(db)
     first, second = scenario.interviews
     out = tmp_path / "export"
-    result = export_loop(db, scenario.loop.id, out, settings=SETTINGS, now=NOW + timedelta(hours=4), history=True)
+    result = export_loop(
+        db, scenario.loop.id, out, settings=SETTINGS, now=NOW + timedelta(hours=4), history=True
+    )
     assert {"itinerary.ics", f"interview-{first.id}.ics", f"interview-{second.id}.ics"} <= set(result.files)
     h1, h2 = out / "history" / f"interview-{first.id}", out / "history" / f"interview-{second.id}"
     assert sorted(p.name for p in h1.iterdir()) == [
-        "seq00-candidate-request.ics", "seq00-invite-request.ics", "seq01-candidate-request.ics",
-        "seq01-update-request.ics", "seq02-reassign-cancel.ics", "seq03-reassign-request.ics"]
+        "seq00-candidate-request.ics",
+        "seq00-invite-request.ics",
+        "seq01-candidate-request.ics",
+        "seq01-update-request.ics",
+        "seq02-reassign-cancel.ics",
+        "seq03-reassign-request.ics",
+    ]
     assert sorted(p.name for p in h2.iterdir()) == [
-        "seq00-candidate-request.ics", "seq00-invite-request.ics", "seq01-cancel-cancel.ics",
-        "seq01-candidate-cancel.ics"]
+        "seq00-candidate-request.ics",
+        "seq00-invite-request.ics",
+        "seq01-cancel-cancel.ics",
+        "seq01-candidate-cancel.ics",
+    ]
     pairs = [
         (h1 / "seq00-invite-request.ics", h1 / "seq01-update-request.ics"),  # reschedule
         (h1 / "seq01-update-request.ics", h1 / "seq02-reassign-cancel.ics"),  # taken off
@@ -75,12 +86,14 @@ def test_export_with_history_passes_the_checker_with_pairs(db, tmp_path):
     _check(out / "history")
     _check(out / "itinerary.ics", out / f"interview-{first.id}.ics", out / f"interview-{second.id}.ics")
     itinerary = (out / "itinerary.ics").read_bytes().replace(b"\r\n ", b"")
-    assert b"METHOD:PUBLISH" in itinerary and b"ATTENDEE" not in itinerary and b"STATUS:CANCELLED" in itinerary
+    assert (
+        b"METHOD:PUBLISH" in itinerary and b"ATTENDEE" not in itinerary and b"STATUS:CANCELLED" in itinerary
+    )
     assert b"METHOD:CANCEL" in (out / f"interview-{second.id}.ics").read_bytes()
 
 
 def test_eml_of_every_outbox_message_passes(db, tmp_path):
-    """The .eml of each queued message (invite, update, reassign, cancel, candidate copies) passes the checker."""
+    """The .eml of every queued message (invite, update, reassign, cancel, candidate copy) passes."""
     _history_of_a_loop(db)
     messages = list(db.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
     assert {m.kind for m in messages} == {"invite", "update", "reassign", "cancel", "itinerary"}
@@ -89,7 +102,9 @@ def test_eml_of_every_outbox_message_passes(db, tmp_path):
     for message in messages:
         box = tmp_path / message.recipient_email
         box.mkdir(exist_ok=True)
-        (box / f"{message.id:03d}-{message.kind}-{message.method.lower()}.eml").write_bytes(eml_bytes(message))
+        (box / f"{message.id:03d}-{message.kind}-{message.method.lower()}.eml").write_bytes(
+            eml_bytes(message)
+        )
     boxes = sorted(p for p in tmp_path.iterdir())
     assert len(boxes) == 6
     checked = 0
@@ -106,8 +121,12 @@ def test_feed_and_download_pass(db, tmp_path):
     feed = feed_for_token(db, oliver.feed_token, settings=SETTINGS, now=NOW + timedelta(hours=5))
     assert feed is not None and b"STATUS:CANCELLED" in feed.body
     (tmp_path / "feed.ics").write_bytes(feed.body)
-    ics, _ = interview_download(db, oliver.id, scenario.interviews[0].id, settings=SETTINGS,
-                                now=NOW + timedelta(hours=5))
+    ics, _ = interview_download(
+        db, oliver.id, scenario.interviews[0].id, settings=SETTINGS, now=NOW + timedelta(hours=5)
+    )
     (tmp_path / "download.ics").write_bytes(ics)
     _check(tmp_path)
-    assert feed_for_token(db, oliver.feed_token, settings=SETTINGS, now=NOW + timedelta(hours=6)).etag == feed.etag
+    assert (
+        feed_for_token(db, oliver.feed_token, settings=SETTINGS, now=NOW + timedelta(hours=6)).etag
+        == feed.etag
+    )

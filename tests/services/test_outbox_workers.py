@@ -25,10 +25,14 @@ class SlowHandler(RecordingHandler):
 
 def _fill(factory) -> int:
     with factory() as session:
-        people = [make_interviewer(session, f"Person {n}", f"p{n}@hire.example", "Europe/London") for n in range(3)]
+        people = [
+            make_interviewer(session, f"Person {n}", f"p{n}@hire.example", "Europe/London") for n in range(3)
+        ]
         for number in range(5):
             scenario = make_loop(session, rounds=2, existing=people, tag=str(number))
-            invites.announce_scheduled(session, [i.id for i in scenario.interviews], settings=SETTINGS, now=NOW)
+            invites.announce_scheduled(
+                session, [i.id for i in scenario.interviews], settings=SETTINGS, now=NOW
+            )
         session.commit()
         return session.scalar(select(func.count()).select_from(OutboxMessage))
 
@@ -37,7 +41,9 @@ def _waiting(session) -> int:
     # A claim can lose every candidate to the other worker (SQLite), so "nothing claimed" is not "done".
     session.rollback()
     states = (OutboxState.PENDING, OutboxState.SENDING)
-    return session.scalar(select(func.count()).select_from(OutboxMessage).where(OutboxMessage.state.in_(states)))
+    return session.scalar(
+        select(func.count()).select_from(OutboxMessage).where(OutboxMessage.state.in_(states))
+    )
 
 
 def test_two_workers_at_once_deliver_each_message_exactly_once(committed_db):
@@ -58,8 +64,9 @@ def test_two_workers_at_once_deliver_each_message_exactly_once(committed_db):
                 start.wait()
                 with factory() as session:
                     while True:
-                        report = outbox.run_once(session, settings, worker_id=name, now=NOW + timedelta(seconds=1),
-                                                 batch=3)
+                        report = outbox.run_once(
+                            session, settings, worker_id=name, now=NOW + timedelta(seconds=1), batch=3
+                        )
                         if report.claimed == 0 and not _waiting(session):
                             return
                         results[name].extend(report.sent)

@@ -15,8 +15,13 @@ from planner.services.feeds import rotate_feed_token
 def _scenario(db):
     soon = utcnow().replace(microsecond=0) + timedelta(days=3)
     scenario = make_loop(db, rounds=2, first_start=soon)
-    other = make_loop(db, rounds=1, first_start=soon, tag="-other",
-                      existing=[make_interviewer(db, "Zed Other", "zed@hire.example", "UTC")])
+    other = make_loop(
+        db,
+        rounds=1,
+        first_start=soon,
+        tag="-other",
+        existing=[make_interviewer(db, "Zed Other", "zed@hire.example", "UTC")],
+    )
     db.commit()
     return scenario, other
 

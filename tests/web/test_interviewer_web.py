@@ -20,7 +20,7 @@ def _me(db, make_user, client, tz="Asia/Kolkata", viewer_tz="UTC"):
 
 
 def test_home_lists_upcoming_interviews_in_the_interviewers_zone(client, db, make_user):
-    """Upcoming interviews show the interviewer's local time and the viewer's zone, competencies and questions."""
+    """Upcoming interviews show the interviewer's and the viewer's local time, competencies and questions."""
     me = _me(db, make_user, client, tz="Asia/Kolkata", viewer_tz="America/Los_Angeles")
     start = (utcnow() + timedelta(days=2)).replace(hour=8, minute=0, second=0, microsecond=0)
     scenario = make_loop(db, rounds=1, first_start=start, existing=[me])
@@ -42,7 +42,9 @@ def test_ics_download_only_for_own_interviews(client, db, make_user):
     """The .ics download works for the interviewer's own interview and is 404 for anybody else's."""
     me = _me(db, make_user, client)
     mine = make_loop(db, rounds=1, existing=[me])
-    theirs = make_loop(db, rounds=1, tag="-x", existing=[make_interviewer(db, "Zed", "zed@hire.example", "UTC")])
+    theirs = make_loop(
+        db, rounds=1, tag="-x", existing=[make_interviewer(db, "Zed", "zed@hire.example", "UTC")]
+    )
     db.commit()
     response = client.get(f"/interviewer/interviews/{mine.interviews[0].id}.ics")
     assert response.status_code == 200

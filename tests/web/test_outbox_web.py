@@ -16,7 +16,11 @@ def _queue(db):
     invites.announce_scheduled(db, [scenario.interviews[0].id], settings=SETTINGS, now=NOW)
     db.commit()
     rows = list(db.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
-    rows[0].state, rows[0].last_error, rows[0].attempts = OutboxState.FAILED, "550 5.1.1 mailbox unavailable", 1
+    rows[0].state, rows[0].last_error, rows[0].attempts = (
+        OutboxState.FAILED,
+        "550 5.1.1 mailbox unavailable",
+        1,
+    )
     rows[1].state, rows[1].sent_at = OutboxState.SENT, NOW
     db.commit()
     return rows

@@ -244,3 +244,18 @@ def test_missing_posting_is_404_and_other_roles_403(coordinator, client, login):
     client.post("/logout")
     interviewer = login("interviewer")
     assert interviewer.get("/coordinator/postings").status_code == 403
+
+
+def test_non_numeric_coverage_gets_clear_message(coordinator, db):
+    """Coverage that is not a whole number is refused with one sentence and changes nothing."""
+    _new(coordinator)
+    posting = _posting(db)
+    compiler = _selection(db, posting, "compiler-design")
+    response = coordinator.post(
+        f"/coordinator/postings/{posting.id}/competencies/{compiler.id}",
+        data={"decision": "accept", "priority": "must-have", "required_coverage": "two"},
+        follow_redirects=True,
+    )
+    assert "Required coverage must be a whole number of rounds, 1 or more." in response.get_data(as_text=True)
+    db.expire_all()
+    assert db.get(PostingCompetency, compiler.id).state is SelectionState.SUGGESTED

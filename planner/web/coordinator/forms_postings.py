@@ -20,9 +20,7 @@ class PostingForm(FlaskForm):
     title = StringField(
         "Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)]
     )
-    team = StringField(
-        "Team", validators=[Length(max=120)], description="The hiring team, e.g. Neuron Compiler."
-    )
+    team = StringField("Team", validators=[Length(max=120)])
     location = StringField("Location", validators=[Length(max=200)])
     level = StringField("Level", validators=[Length(max=60)])
     hiring_manager = StringField("Hiring manager", validators=[Length(max=120)])

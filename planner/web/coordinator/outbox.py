@@ -26,8 +26,15 @@ def outbox_list():
     counts["all"] = sum(counts.values())
     messages = list_messages(session, None if state == "all" else state)
     smtp = SmtpSettings.from_mapping(current_app.config)
-    return render_template("coordinator/outbox/list.html", messages=messages, counts=counts, state=state,
-                           tabs=TABS, smtp=smtp, now=utcnow())
+    return render_template(
+        "coordinator/outbox/list.html",
+        messages=messages,
+        counts=counts,
+        state=state,
+        tabs=TABS,
+        smtp=smtp,
+        now=utcnow(),
+    )
 
 
 def _message_or_404(message_id: int):
@@ -51,19 +58,26 @@ def outbox_resend(message_id: int):
 @bp.route("/outbox/<int:message_id>.eml")
 def outbox_eml(message_id: int):
     message = _message_or_404(message_id)
-    return Response(eml_bytes(message), mimetype="message/rfc822",
-                    headers={"Content-Disposition": f'attachment; filename="outbox-{message.id}.eml"'})
+    return Response(
+        eml_bytes(message),
+        mimetype="message/rfc822",
+        headers={"Content-Disposition": f'attachment; filename="outbox-{message.id}.eml"'},
+    )
 
 
 @bp.route("/outbox/<int:message_id>.ics")
 def outbox_ics(message_id: int):
     message = _message_or_404(message_id)
     name = f"outbox-{message.id}-{message.method.lower()}.ics"
-    return Response(message.ics, content_type="text/calendar; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        message.ics,
+        content_type="text/calendar; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.app_template_filter("outbox_badge")
 def outbox_badge(state: OutboxState) -> str:
     return {"pending": "badge-info", "sending": "badge-warn", "sent": "badge-ok", "failed": "badge-bad"}.get(
-        state.value, "")
+        state.value, ""
+    )

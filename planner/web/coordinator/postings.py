@@ -138,10 +138,11 @@ def _back(posting_id: int, anchor: str = ""):
 def posting_competency_update(posting_id: int, selection_id: int):
     form = SelectionForm()
     if not form.validate_on_submit():
-        flash(
-            next(iter(e for errors in form.errors.values() for e in errors), "The form was incomplete."),
-            "error",
-        )
+        if form.required_coverage.errors:
+            message = "Required coverage must be a whole number of rounds, 1 or more."
+        else:
+            message = "Choose accept, reject or save, and a priority."
+        flash(message, "error")
         return _back(posting_id, f"sel-{selection_id}")
     try:
         selection = posting_services.decide_competency(

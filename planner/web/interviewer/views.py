@@ -35,8 +35,14 @@ def home():
     if me is None:
         return render_template("interviewer/home.html", me=None)
     upcoming, past = list_my_interviews(session, me.id, utcnow())
-    return render_template("interviewer/home.html", me=me, upcoming=upcoming, past=past,
-                           links=feed_links(me.feed_token), when=_when)
+    return render_template(
+        "interviewer/home.html",
+        me=me,
+        upcoming=upcoming,
+        past=past,
+        links=feed_links(me.feed_token),
+        when=_when,
+    )
 
 
 def _when(item, timezone: str) -> str:
@@ -54,8 +60,11 @@ def interview_ics(interview_id: int):
     except NotFound:
         abort(404)
     filename = f"interview-{interview.id}-{interview.start:%Y%m%d}.ics"
-    return Response(ics, content_type="text/calendar; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        ics,
+        content_type="text/calendar; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 @bp.route("/feed/rotate", methods=["POST"])
@@ -65,5 +74,7 @@ def feed_rotate():
     if me is None:
         abort(404)
     rotate_feed_token(session, me.id, actor_id=current_user.id)
-    flash("Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success")
+    flash(
+        "Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success"
+    )
     return redirect(url_for(".home") + "#feed")

@@ -41,7 +41,7 @@ def test_round_names_are_unique_and_explain_the_content():
     plan = suggest_plan(NEURON, 300)
     names = [r.name for r in plan]
     assert len(set(names)) == len(names)
-    assert "Compiler design, pre-silicon feedback and python deep-dive" in names
+    assert "Technical deep-dive: Compiler design + 2 more" in names
     assert "Bar raiser: Mentoring" in names
 
 

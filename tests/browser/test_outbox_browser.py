@@ -1,0 +1,54 @@
+"""The coordinator's outbox in Chromium: no-server banner, state tabs, failure reason, resend, .eml."""
+
+from __future__ import annotations
+
+from browserutil import screenshot, sign_in
+from invitedata import SETTINGS, make_loop
+from sqlalchemy import select
+
+from planner.db import make_session_factory, utcnow
+from planner.models import OutboxMessage, OutboxState
+from planner.services import invites
+
+
+def _queue_with_one_failure(engine) -> int:
+    with make_session_factory(engine)() as session:
+        scenario = make_loop(session, rounds=1, tag=" (outbox)")
+        invites.announce_scheduled(session, [scenario.interviews[0].id], settings=SETTINGS, now=utcnow())
+        session.commit()
+        rows = list(
+            session.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.interview_id == scenario.interviews[0].id)
+                .order_by(OutboxMessage.id)
+            )
+        )
+        rows[0].state, rows[0].attempts = OutboxState.FAILED, 1
+        rows[0].last_error = "ana@hire.example refused: 550 5.1.1 mailbox unavailable"
+        rows[1].state, rows[1].sent_at = OutboxState.SENT, utcnow()
+        session.commit()
+        return rows[0].id
+
+
+def test_coordinator_resends_a_failed_message_and_downloads_eml(page, live_db):
+    """The failed tab shows the reason; Resend moves it back to pending; the .eml downloads."""
+    failed_id = _queue_with_one_failure(live_db)
+    sign_in(page, "coordinator@demo.test")
+    page.get_by_role("link", name="Outbox").click()
+    assert page.locator("#no-smtp").is_visible()
+    screenshot(page, "outbox-all")
+    page.get_by_role("link", name="Failed").click()
+    row = page.locator(f"tr[data-message='{failed_id}']")
+    assert "550 5.1.1 mailbox unavailable" in row.inner_text()
+    screenshot(page, "outbox-failed")
+    with page.expect_download() as download_info:
+        row.get_by_role("link", name=".eml").click()
+    eml = download_info.value.path().read_bytes()
+    assert b"text/calendar" in eml and b"Message-ID:" in eml
+    row.get_by_role("button", name="Resend").click()
+    page.wait_for_load_state("networkidle")
+    assert "Queued again for ana@hire.example" in page.locator(".flash-success").inner_text()
+    assert page.locator(f"tr[data-message='{failed_id}']").count() == 0  # no longer on the failed tab
+    page.get_by_role("link", name="Pending").click()
+    assert page.locator(f"tr[data-message='{failed_id}']").get_attribute("data-state") == "pending"
+    screenshot(page, "outbox-after-resend")
