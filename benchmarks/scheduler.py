@@ -37,8 +37,8 @@ DAYS = [date(2026, 3, 26), date(2026, 3, 27), date(2026, 3, 30), date(2026, 3, 3
 CASES = {
     "xs-easy": ("easy", 1, 20, 0.2), "s-easy": ("easy", 10, 60, 0.2), "m-easy": ("easy", 40, 150, 0.2),
     "l-easy": ("easy", 200, 600, 0.2), "single-150": ("easy", 1, 150, 0.2),
-    "xs-tight": ("tight", 1, 20, 0.35), "s-tight": ("tight", 10, 60, 0.35), "m-tight": ("tight", 40, 150, 0.35),
-    "l-tight": ("tight", 200, 600, 0.35), "scarce-100": ("tight", 40, 100, 0.35),
+    "xs-tight": ("tight", 1, 20, 0.45), "s-tight": ("tight", 10, 60, 0.45), "m-tight": ("tight", 40, 150, 0.45),
+    "l-tight": ("tight", 200, 600, 0.45), "scarce-100": ("easy", 40, 100, 0.35),
 }
 SEEDS = (1, 2, 3)
 
@@ -78,24 +78,25 @@ def _interviewer(rng: random.Random, n: int, family: str, busy_share: float) -> 
         slot = datetime.combine(day, time(start_hour + rng.randrange(7)), tzinfo=zone)
         if not any(b["start"] == _iso(slot) for b in busy + existing):
             existing.append({"start": _iso(slot), "end": _iso(slot + timedelta(hours=1))})
-    extra = rng.choice([1, 2]) if family == "tight" else rng.choice([2, 3, 4])
+    extra = rng.choice([1, 1, 1, 2]) if family == "tight" else rng.choice([2, 3, 4])
     return {
         "id": f"i{n:03d}", "name": f"Interviewer {n}", "email": f"i{n:03d}@example.com",
         "timezone": zone.key,
         "working_hours": {"start": f"{start_hour:02d}:00", "end": f"{start_hour + 8:02d}:00",
                           "days": ["mon", "tue", "wed", "thu", "fri"]},
         "busy": busy, "existing": existing,
-        "max_per_day": rng.choice([1, 2]) if family == "tight" else rng.choice([2, 3]),
+        "max_per_day": 1 if family == "tight" else rng.choice([2, 3]),
         "max_per_week": len(existing) + extra,
         "team": rng.choice(TEAMS), "skills": skills,
     }
 
 
-def _loop(rng: random.Random, n: int, day: date) -> dict:
+def _loop(rng: random.Random, n: int, day: date, family: str) -> dict:
     zone = ZoneInfo(rng.choice(["America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin"]))
     open_hour = rng.choice([8, 9, 10])
     start = datetime.combine(day, time(open_hour), tzinfo=zone)
-    windows = [{"start": _iso(start), "end": _iso(start + timedelta(hours=rng.choice([7, 8, 9])))}]
+    hours = rng.choice([6, 7]) if family == "tight" else rng.choice([7, 8, 9])
+    windows = [{"start": _iso(start), "end": _iso(start + timedelta(hours=hours))}]
     competencies = rng.sample(COMPETENCIES, 5)
     rounds = []
     for k, competency in enumerate(competencies[:4]):
@@ -115,8 +116,203 @@ def generate(family: str, loops: int, interviewers: int, busy_share: float, seed
     rng = random.Random(f"{family}-{loops}-{interviewers}-{seed}")
     pool = [_interviewer(rng, n, family, busy_share) for n in range(interviewers)]
     days = DAYS if loops > 1 else [DAYS[2]]
-    cases = [_loop(rng, n, days[n % len(days)]) for n in range(loops)]
+    cases = [_loop(rng, n, days[n % len(days)], family) for n in range(loops)]
     for case in cases:
         if case["max_gap_minutes"] is None:
             del case["max_gap_minutes"]
     return {"slot_minutes": 15, "interviewers": pool, "loops": cases}
+
+
+# -- fixtures ---------------------------------------------------------------------------------------
+
+
+def fixture_path(case: str, seed: int) -> Path:
+    return FIXTURES / f"{case}-s{seed}.json"
+
+
+def seeds_for(case: str) -> tuple[int, ...]:
+    # One seed at the 200-loop size keeps the fixture folder and the run time reasonable.
+    return (1,) if case.startswith("l-") else SEEDS
+
+
+def freeze() -> None:
+    """Write every generated instance as a JSON fixture (the baseline does not move with the generator)."""
+    FIXTURES.mkdir(exist_ok=True)
+    for case, (family, loops, interviewers, busy) in CASES.items():
+        for seed in seeds_for(case):
+            doc = generate(family, loops, interviewers, busy, seed)
+            fixture_path(case, seed).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+            print(f"wrote {fixture_path(case, seed).name}")
+
+
+# -- one measured run (in a fresh process) ----------------------------------------------------------
+
+
+def fingerprint(result: dict) -> str:
+    """Short hash of the plan (everything but stats.seconds): equal fingerprints mean equal plans."""
+    plan = {"loops": result["loops"], "stats": {k: v for k, v in result["stats"].items() if k != "seconds"}}
+    return hashlib.sha256(json.dumps(plan, sort_keys=True).encode()).hexdigest()[:10]
+
+
+def run_one(path: Path, method: str, time_limit: float | None, seed: int) -> dict:
+    """Solve one fixture with one method in this process and return the measurements."""
+    import resource
+    import time as clock
+
+    sys.path.insert(0, str(ROOT.parent))
+    from planner.core.scheduling import load_problem, solution_to_dict, solve, validate
+
+    began = clock.perf_counter()
+    if method != "greedy":
+        from ortools.sat.python import cp_model  # noqa: F401  (import time is reported apart)
+    imported = clock.perf_counter() - began
+    problem = load_problem(json.loads(path.read_text()))
+    wall, cpu = clock.perf_counter(), clock.process_time()
+    solution = solve(problem, seed=seed, time_limit=time_limit, improve=method != "greedy")
+    wall, cpu = clock.perf_counter() - wall, clock.process_time() - cpu
+    result = solution_to_dict(solution)
+    return {
+        "stats": {k: v for k, v in result["stats"].items() if k != "seconds"},
+        "wall": wall, "cpu": cpu, "import": imported, "det": solution.deterministic_time,
+        "optimal": solution.optimal, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "fingerprint": fingerprint(result), "violations": len(validate(problem, result)),
+    }
+
+
+def run_repair(path: Path, declines: int, seed: int) -> dict:
+    """Plan a fixture, then repair ``declines`` seeded assessor declines one at a time; time each repair."""
+    import time as clock
+
+    sys.path.insert(0, str(ROOT.parent))
+    from planner.core.scheduling import load_problem, repair, solution_to_dict, solve, substitutes, validate
+
+    problem = load_problem(json.loads(path.read_text()))
+    result = solution_to_dict(solve(problem, seed=seed))
+    rng = random.Random(seed)
+    seats = [(e["id"], i["round"], i["interviewers"][0]) for e in result["loops"] for i in e.get("interviews", [])]
+    rows = []
+    for loop_id, round_id, person in rng.sample(seats, min(declines, len(seats))):
+        began = clock.perf_counter()
+        local = substitutes(problem, result, loop_id, round_id, person)
+        local_ms = (clock.perf_counter() - began) * 1000
+        began = clock.perf_counter()
+        fixed = repair(problem, result, loop_id, round_id, person, seed=seed)
+        repair_s = clock.perf_counter() - began
+        before = {(e["id"], i["round"]): (i["start"], i["interviewers"]) for e in result["loops"]
+                  for i in e.get("interviews", [])}
+        after = {(e["id"], i["round"]): (i["start"], i["interviewers"]) for e in fixed["loops"]
+                 for i in e.get("interviews", [])}
+        moved = sum(1 for key, (start, _who) in before.items() if key not in after or after[key][0] != start)
+        rows.append({"local": bool(local), "substitutes_ms": local_ms, "repair_s": repair_s, "moved": moved,
+                     "lost_loops": result["stats"]["scheduled"] - fixed["stats"]["scheduled"],
+                     "violations": len(validate(problem, fixed))})
+    return {"rows": rows}
+
+
+# -- the table --------------------------------------------------------------------------------------
+
+
+def _child(args: list[str]) -> dict:
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(case: str, seed: int, method: str, repeats: int, time_limit: float | None) -> dict:
+    """Median-of-``repeats`` measurements, each in a fresh process."""
+    args = ["one", str(fixture_path(case, seed)), "--method", method]
+    if time_limit is not None:
+        args += ["--time-limit", str(time_limit)]
+    runs = [_child(args) for _ in range(repeats)]
+    first = runs[0]
+    return {
+        **first,
+        "wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs),
+        "rss_mb": max(r["rss_mb"] for r in runs),
+        "same_plan": len({r["fingerprint"] for r in runs}) == 1,
+    }
+
+
+METHODS = {  # label -> (method, wall-clock limit)
+    "greedy": ("greedy", None),
+    "engine": ("engine", None),
+    "engine 2 s": ("engine", 2.0),
+    "engine 30 s": ("engine", 30.0),
+}
+
+
+def methods_for(case: str) -> list[str]:
+    return ["greedy", "engine 2 s", "engine 30 s"] if case.startswith("l-") else ["greedy", "engine"]
+
+
+def table(cases: list[str], repeats: int) -> None:
+    """Print the Markdown table (and ratios engine/greedy) for ``cases``."""
+    print("| case | seed | method | loops | Σ load² | max load | trainee seats | wall s (median) | CPU s | "
+          "det s | peak MB | fingerprint | same plan | valid | loops ratio | Σload² ratio | seats ratio |")
+    print("|" + "---|" * 17)
+    for case in cases:
+        for seed in seeds_for(case):
+            base = None
+            for label in methods_for(case):
+                method, limit = METHODS[label]
+                row = measure(case, seed, method, repeats, limit)
+                stats = row["stats"]
+                if base is None:
+                    base = stats
+                ratio = ("", "", "") if label == "greedy" else (
+                    f"{stats['scheduled'] / max(1, base['scheduled']):.2f}",
+                    f"{stats['load_sum_squares'] / max(1, base['load_sum_squares']):.3f}",
+                    f"{stats['trainee_seats'] / max(1, base['trainee_seats']):.2f}")
+                print(f"| {case} | {seed} | {label} | {stats['scheduled']}/{stats['scheduled'] + stats['unscheduled']}"
+                      f" | {stats['load_sum_squares']} | {stats['max_load']} | {stats['trainee_seats']} | "
+                      f"{row['wall']:.3f} | {row['cpu']:.2f} | {row['det']:.2f} | {row['rss_mb']:.0f} | "
+                      f"{row['fingerprint']} | {'yes' if row['same_plan'] else 'NO'} | "
+                      f"{'yes' if row['violations'] == 0 else 'NO'} | {' | '.join(ratio)} |", flush=True)
+
+
+def repair_table(case: str, declines: int) -> None:
+    rows = _child(["repair", str(fixture_path(case, 1)), "--declines", str(declines)])["rows"]
+    local = [r for r in rows if r["local"]]
+    replans = [r for r in rows if not r["local"]]
+    print(f"\nDecline repair on {case} seed 1: {len(rows)} assessor declines, {len(local)} with a local substitute")
+    print("| kind | count | substitutes() ms median | repair() s median [max] | rounds moved max | loops lost | valid |")
+    print("|---|---|---|---|---|---|---|")
+    for name, group in (("local substitute", local), ("re-plan", replans)):
+        if group:
+            print(f"| {name} | {len(group)} | {statistics.median(r['substitutes_ms'] for r in group):.2f} | "
+                  f"{statistics.median(r['repair_s'] for r in group):.3f} [{max(r['repair_s'] for r in group):.3f}] | "
+                  f"{max(r['moved'] for r in group)} | {sum(r['lost_loops'] for r in group)} | "
+                  f"{'yes' if all(r['violations'] == 0 for r in group) else 'NO'} |")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("freeze", help="write the fixtures")
+    run = sub.add_parser("run", help="print the results table")
+    run.add_argument("--only", nargs="*", default=list(CASES), help="case names (default: all)")
+    run.add_argument("--repeats", type=int, default=3)
+    run.add_argument("--declines", type=int, default=10)
+    one = sub.add_parser("one", help="(internal) one measured run")
+    one.add_argument("fixture", type=Path)
+    one.add_argument("--method", default="engine")
+    one.add_argument("--time-limit", type=float, default=None)
+    one.add_argument("--seed", type=int, default=0)
+    rep = sub.add_parser("repair", help="(internal) decline-repair measurements")
+    rep.add_argument("fixture", type=Path)
+    rep.add_argument("--declines", type=int, default=10)
+    args = parser.parse_args(argv)
+    if args.command == "freeze":
+        freeze()
+    elif args.command == "one":
+        print(json.dumps(run_one(args.fixture, args.method, args.time_limit, args.seed)))
+    elif args.command == "repair":
+        print(json.dumps(run_repair(args.fixture, args.declines, 0)))
+    else:
+        table(args.only, args.repeats)
+        if args.declines:
+            repair_table("m-easy", args.declines)
+
+
+if __name__ == "__main__":
+    main()

@@ -5,10 +5,15 @@ from __future__ import annotations
 import click
 
 from planner.cli.common import CONTEXT_SETTINGS
+from planner.cli.coverage import coverage_command
 from planner.cli.database import db_group
 from planner.cli.demo import demo_command
+from planner.cli.extract import extract_command
+from planner.cli.invites import invites_group
+from planner.cli.schedule import schedule_command
 from planner.cli.serve import serve_command
 from planner.cli.users import users_group
+from planner.cli.worker import worker_command
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -16,24 +21,8 @@ def main() -> None:
     """Interview-loop planner: postings, coverage, scheduling and calendar invites."""
 
 
-COMMANDS = [db_group, demo_command, serve_command, users_group]
-
-
-def _register_optional() -> None:
-    # Commands whose modules are added by feature work register here as they land.
-    from planner.cli.coverage import coverage_command
-    from planner.cli.extract import extract_command
-    from planner.cli.invites import invites_group
-    from planner.cli.schedule import schedule_command
-    from planner.cli.worker import worker_command
-
-    COMMANDS.extend([extract_command, schedule_command, coverage_command, invites_group, worker_command])
-
-
-try:
-    _register_optional()
-except ImportError:  # pragma: no cover - only while a feature module is missing
-    pass
+COMMANDS = [db_group, demo_command, serve_command, users_group, extract_command, schedule_command,
+            coverage_command, invites_group, worker_command]
 
 for _command in COMMANDS:
     main.add_command(_command)

@@ -70,8 +70,8 @@ def test_create_posting_then_accept_reject_restore(page):
     other.get_by_role("button", name="Reject").click()
     rejected = page.locator("#rejected li", has_text=other_name)
     expect(rejected).to_have_count(1)
-    if page.locator("#rejected").get_attribute("open") is None:
-        page.locator("#rejected summary").click()
+    page.locator("#rejected").evaluate("details => { details.open = true; }")
+    expect(rejected.get_by_role("button", name="Restore to suggestions")).to_be_visible()
     screenshot(page, "posting-decided")
     rejected.get_by_role("button", name="Restore to suggestions").click()
     expect(page.locator("#suggested .sel-card", has_text=other_name)).to_have_count(1)
