@@ -23,22 +23,40 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent
 FIXTURES = ROOT / "fixtures"
 
-COMPETENCIES = ["compiler-design", "customer-ownership", "pre-silicon-feedback", "mentoring",
-                "system-design", "coding", "performance", "communication"]
+COMPETENCIES = [
+    "compiler-design",
+    "customer-ownership",
+    "pre-silicon-feedback",
+    "mentoring",
+    "system-design",
+    "coding",
+    "performance",
+    "communication",
+]
 TEAMS = ["neuron-compiler", "runtime", "silicon", "frameworks", "infra"]
 # Share of the pool per zone; London and Berlin change to summer time inside the benchmark week.
-ZONES = [("America/Los_Angeles", 0.3), ("America/New_York", 0.35), ("Europe/London", 0.15),
-         ("Europe/Berlin", 0.2)]
+ZONES = [
+    ("America/Los_Angeles", 0.3),
+    ("America/New_York", 0.35),
+    ("Europe/London", 0.15),
+    ("Europe/Berlin", 0.2),
+]
 # Thursday 26 March to Wednesday 1 April 2026: Europe springs forward on Sunday 29 March and the
 # working days span two ISO weeks, so daily and weekly caps are both exercised.
 DAYS = [date(2026, 3, 26), date(2026, 3, 27), date(2026, 3, 30), date(2026, 3, 31), date(2026, 4, 1)]
 
 #: name -> (family, loops, interviewers, busy share, seed list)
 CASES = {
-    "xs-easy": ("easy", 1, 20, 0.2), "s-easy": ("easy", 10, 60, 0.2), "m-easy": ("easy", 40, 150, 0.2),
-    "l-easy": ("easy", 200, 600, 0.2), "single-150": ("easy", 1, 150, 0.2),
-    "xs-tight": ("tight", 1, 20, 0.45), "s-tight": ("tight", 10, 60, 0.45), "m-tight": ("tight", 40, 150, 0.45),
-    "l-tight": ("tight", 200, 600, 0.45), "scarce-100": ("easy", 40, 100, 0.35),
+    "xs-easy": ("easy", 1, 20, 0.2),
+    "s-easy": ("easy", 10, 60, 0.2),
+    "m-easy": ("easy", 40, 150, 0.2),
+    "l-easy": ("easy", 200, 600, 0.2),
+    "single-150": ("easy", 1, 150, 0.2),
+    "xs-tight": ("tight", 1, 20, 0.45),
+    "s-tight": ("tight", 10, 60, 0.45),
+    "m-tight": ("tight", 40, 150, 0.45),
+    "l-tight": ("tight", 200, 600, 0.45),
+    "scarce-100": ("easy", 40, 100, 0.35),
 }
 SEEDS = (1, 2, 3)
 
@@ -80,14 +98,21 @@ def _interviewer(rng: random.Random, n: int, family: str, busy_share: float) -> 
             existing.append({"start": _iso(slot), "end": _iso(slot + timedelta(hours=1))})
     extra = rng.choice([1, 1, 1, 2]) if family == "tight" else rng.choice([2, 3, 4])
     return {
-        "id": f"i{n:03d}", "name": f"Interviewer {n}", "email": f"i{n:03d}@example.com",
+        "id": f"i{n:03d}",
+        "name": f"Interviewer {n}",
+        "email": f"i{n:03d}@example.com",
         "timezone": zone.key,
-        "working_hours": {"start": f"{start_hour:02d}:00", "end": f"{start_hour + 8:02d}:00",
-                          "days": ["mon", "tue", "wed", "thu", "fri"]},
-        "busy": busy, "existing": existing,
+        "working_hours": {
+            "start": f"{start_hour:02d}:00",
+            "end": f"{start_hour + 8:02d}:00",
+            "days": ["mon", "tue", "wed", "thu", "fri"],
+        },
+        "busy": busy,
+        "existing": existing,
         "max_per_day": 1 if family == "tight" else rng.choice([2, 3]),
         "max_per_week": len(existing) + extra,
-        "team": rng.choice(TEAMS), "skills": skills,
+        "team": rng.choice(TEAMS),
+        "skills": skills,
     }
 
 
@@ -100,14 +125,32 @@ def _loop(rng: random.Random, n: int, day: date, family: str) -> dict:
     competencies = rng.sample(COMPETENCIES, 5)
     rounds = []
     for k, competency in enumerate(competencies[:4]):
-        rounds.append({"id": f"r{k + 1}", "minutes": rng.choice([45, 60]), "competencies": [competency],
-                       "interviewers": 1, "trainee": rng.random() < 0.8})
-    rounds.append({"id": "bar", "minutes": 60, "competencies": [competencies[4], competencies[0]],
-                   "interviewers": 2, "outside_hiring_team": 1, "trainee": rng.random() < 0.5})
+        rounds.append(
+            {
+                "id": f"r{k + 1}",
+                "minutes": rng.choice([45, 60]),
+                "competencies": [competency],
+                "interviewers": 1,
+                "trainee": rng.random() < 0.8,
+            }
+        )
+    rounds.append(
+        {
+            "id": "bar",
+            "minutes": 60,
+            "competencies": [competencies[4], competencies[0]],
+            "interviewers": 2,
+            "outside_hiring_team": 1,
+            "trainee": rng.random() < 0.5,
+        }
+    )
     return {
-        "id": f"c{n:03d}", "candidate": {"name": f"Candidate {n}", "timezone": zone.key},
-        "windows": windows, "hiring_team": rng.choice(TEAMS),
-        "max_gap_minutes": rng.choice([None, 60, 90]), "rounds": rounds,
+        "id": f"c{n:03d}",
+        "candidate": {"name": f"Candidate {n}", "timezone": zone.key},
+        "windows": windows,
+        "hiring_team": rng.choice(TEAMS),
+        "max_gap_minutes": rng.choice([None, 60, 90]),
+        "rounds": rounds,
     }
 
 
@@ -154,7 +197,7 @@ def fingerprint(result: dict) -> str:
     return hashlib.sha256(json.dumps(plan, sort_keys=True).encode()).hexdigest()[:10]
 
 
-def run_one(path: Path, method: str, time_limit: float | None, seed: int) -> dict:
+def run_one(path: Path, method: str, time_limit: float | None, seed: int, budget: float | None = None) -> dict:
     """Solve one fixture with one method in this process and return the measurements."""
     import resource
     import time as clock
@@ -168,14 +211,19 @@ def run_one(path: Path, method: str, time_limit: float | None, seed: int) -> dic
     imported = clock.perf_counter() - began
     problem = load_problem(json.loads(path.read_text()))
     wall, cpu = clock.perf_counter(), clock.process_time()
-    solution = solve(problem, seed=seed, time_limit=time_limit, improve=method != "greedy")
+    solution = solve(problem, seed=seed, time_limit=time_limit, improve=method != "greedy", budget=budget)
     wall, cpu = clock.perf_counter() - wall, clock.process_time() - cpu
     result = solution_to_dict(solution)
     return {
         "stats": {k: v for k, v in result["stats"].items() if k != "seconds"},
-        "wall": wall, "cpu": cpu, "import": imported, "det": solution.deterministic_time,
-        "optimal": solution.optimal, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "fingerprint": fingerprint(result), "violations": len(validate(problem, result)),
+        "wall": wall,
+        "cpu": cpu,
+        "import": imported,
+        "det": solution.deterministic_time,
+        "optimal": solution.optimal,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "fingerprint": fingerprint(result),
+        "violations": len(validate(problem, result)),
     }
 
 
@@ -189,7 +237,9 @@ def run_repair(path: Path, declines: int, seed: int) -> dict:
     problem = load_problem(json.loads(path.read_text()))
     result = solution_to_dict(solve(problem, seed=seed))
     rng = random.Random(seed)
-    seats = [(e["id"], i["round"], i["interviewers"][0]) for e in result["loops"] for i in e.get("interviews", [])]
+    seats = [
+        (e["id"], i["round"], i["interviewers"][0]) for e in result["loops"] for i in e.get("interviews", [])
+    ]
     rows = []
     for loop_id, round_id, person in rng.sample(seats, min(declines, len(seats))):
         began = clock.perf_counter()
@@ -198,14 +248,27 @@ def run_repair(path: Path, declines: int, seed: int) -> dict:
         began = clock.perf_counter()
         fixed = repair(problem, result, loop_id, round_id, person, seed=seed)
         repair_s = clock.perf_counter() - began
-        before = {(e["id"], i["round"]): (i["start"], i["interviewers"]) for e in result["loops"]
-                  for i in e.get("interviews", [])}
-        after = {(e["id"], i["round"]): (i["start"], i["interviewers"]) for e in fixed["loops"]
-                 for i in e.get("interviews", [])}
+        before = {
+            (e["id"], i["round"]): (i["start"], i["interviewers"])
+            for e in result["loops"]
+            for i in e.get("interviews", [])
+        }
+        after = {
+            (e["id"], i["round"]): (i["start"], i["interviewers"])
+            for e in fixed["loops"]
+            for i in e.get("interviews", [])
+        }
         moved = sum(1 for key, (start, _who) in before.items() if key not in after or after[key][0] != start)
-        rows.append({"local": bool(local), "substitutes_ms": local_ms, "repair_s": repair_s, "moved": moved,
-                     "lost_loops": result["stats"]["scheduled"] - fixed["stats"]["scheduled"],
-                     "violations": len(validate(problem, fixed))})
+        rows.append(
+            {
+                "local": bool(local),
+                "substitutes_ms": local_ms,
+                "repair_s": repair_s,
+                "moved": moved,
+                "lost_loops": result["stats"]["scheduled"] - fixed["stats"]["scheduled"],
+                "violations": len(validate(problem, fixed)),
+            }
+        )
     return {"rows": rows}
 
 
@@ -213,8 +276,9 @@ def run_repair(path: Path, declines: int, seed: int) -> dict:
 
 
 def _child(args: list[str]) -> dict:
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *args], check=True, capture_output=True, text=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -227,7 +291,8 @@ def measure(case: str, seed: int, method: str, repeats: int, time_limit: float |
     first = runs[0]
     return {
         **first,
-        "wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs),
+        "wall": statistics.median(r["wall"] for r in runs),
+        "cpu": statistics.median(r["cpu"] for r in runs),
         "rss_mb": max(r["rss_mb"] for r in runs),
         "same_plan": len({r["fingerprint"] for r in runs}) == 1,
     }
@@ -247,8 +312,10 @@ def methods_for(case: str) -> list[str]:
 
 def table(cases: list[str], repeats: int) -> None:
     """Print the Markdown table (and ratios engine/greedy) for ``cases``."""
-    print("| case | seed | method | loops | Σ load² | max load | trainee seats | wall s (median) | CPU s | "
-          "det s | peak MB | fingerprint | same plan | valid | loops ratio | Σload² ratio | seats ratio |")
+    print(
+        "| case | seed | method | loops | Σ load² | max load | trainee seats | wall s (median) | CPU s | "
+        "det s | peak MB | fingerprint | same plan | valid | loops ratio | Σload² ratio | seats ratio |"
+    )
     print("|" + "---|" * 17)
     for case in cases:
         for seed in seeds_for(case):
@@ -257,36 +324,56 @@ def table(cases: list[str], repeats: int) -> None:
                 method, limit = METHODS[label]
                 row = measure(case, seed, method, repeats, limit)
                 stats = row["stats"]
+                total = stats["scheduled"] + stats["unscheduled"]
                 if base is None:
                     base = stats
-                ratio = ("", "", "") if label == "greedy" else (
-                    f"{stats['scheduled'] / max(1, base['scheduled']):.2f}",
-                    f"{stats['load_sum_squares'] / max(1, base['load_sum_squares']):.3f}",
-                    f"{stats['trainee_seats'] / max(1, base['trainee_seats']):.2f}")
-                print(f"| {case} | {seed} | {label} | {stats['scheduled']}/{stats['scheduled'] + stats['unscheduled']}"
-                      f" | {stats['load_sum_squares']} | {stats['max_load']} | {stats['trainee_seats']} | "
-                      f"{row['wall']:.3f} | {row['cpu']:.2f} | {row['det']:.2f} | {row['rss_mb']:.0f} | "
-                      f"{row['fingerprint']} | {'yes' if row['same_plan'] else 'NO'} | "
-                      f"{'yes' if row['violations'] == 0 else 'NO'} | {' | '.join(ratio)} |", flush=True)
+                ratio = (
+                    ("", "", "")
+                    if label == "greedy"
+                    else (
+                        f"{stats['scheduled'] / max(1, base['scheduled']):.2f}",
+                        f"{stats['load_sum_squares'] / max(1, base['load_sum_squares']):.3f}",
+                        f"{stats['trainee_seats'] / max(1, base['trainee_seats']):.2f}",
+                    )
+                )
+                print(
+                    f"| {case} | {seed} | {label} | {stats['scheduled']}/{total}"
+                    f" | {stats['load_sum_squares']} | {stats['max_load']} | {stats['trainee_seats']} | "
+                    f"{row['wall']:.3f} | {row['cpu']:.2f} | {row['det']:.2f} | {row['rss_mb']:.0f} | "
+                    f"{row['fingerprint']} | {'yes' if row['same_plan'] else 'NO'} | "
+                    f"{'yes' if row['violations'] == 0 else 'NO'} | {' | '.join(ratio)} |",
+                    flush=True,
+                )
 
 
 def repair_table(case: str, declines: int) -> None:
     rows = _child(["repair", str(fixture_path(case, 1)), "--declines", str(declines)])["rows"]
     local = [r for r in rows if r["local"]]
     replans = [r for r in rows if not r["local"]]
-    print(f"\nDecline repair on {case} seed 1: {len(rows)} assessor declines, {len(local)} with a local substitute")
-    print("| kind | count | substitutes() ms median | repair() s median [max] | rounds moved max | loops lost | valid |")
+    print(
+        f"\nDecline repair on {case} seed 1: {len(rows)} assessor declines, "
+        f"{len(local)} with a local substitute"
+    )
+    print(
+        "| kind | count | substitutes() ms median | repair() s median [max] | rounds moved max "
+        "| loops lost | valid |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name, group in (("local substitute", local), ("re-plan", replans)):
         if group:
-            print(f"| {name} | {len(group)} | {statistics.median(r['substitutes_ms'] for r in group):.2f} | "
-                  f"{statistics.median(r['repair_s'] for r in group):.3f} [{max(r['repair_s'] for r in group):.3f}] | "
-                  f"{max(r['moved'] for r in group)} | {sum(r['lost_loops'] for r in group)} | "
-                  f"{'yes' if all(r['violations'] == 0 for r in group) else 'NO'} |")
+            print(
+                f"| {name} | {len(group)} | {statistics.median(r['substitutes_ms'] for r in group):.2f} | "
+                f"{statistics.median(r['repair_s'] for r in group):.3f} "
+                f"[{max(r['repair_s'] for r in group):.3f}] | "
+                f"{max(r['moved'] for r in group)} | {sum(r['lost_loops'] for r in group)} | "
+                f"{'yes' if all(r['violations'] == 0 for r in group) else 'NO'} |"
+            )
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("freeze", help="write the fixtures")
     run = sub.add_parser("run", help="print the results table")
@@ -298,6 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     one.add_argument("--method", default="engine")
     one.add_argument("--time-limit", type=float, default=None)
     one.add_argument("--seed", type=int, default=0)
+    one.add_argument("--budget", type=float, default=None, help="deterministic seconds for the optimiser")
     rep = sub.add_parser("repair", help="(internal) decline-repair measurements")
     rep.add_argument("fixture", type=Path)
     rep.add_argument("--declines", type=int, default=10)
@@ -305,7 +393,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "freeze":
         freeze()
     elif args.command == "one":
-        print(json.dumps(run_one(args.fixture, args.method, args.time_limit, args.seed)))
+        print(json.dumps(run_one(args.fixture, args.method, args.time_limit, args.seed, args.budget)))
     elif args.command == "repair":
         print(json.dumps(run_repair(args.fixture, args.declines, 0)))
     else:

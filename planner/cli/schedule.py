@@ -41,8 +41,13 @@ def _read_problem(path: Path) -> dict:
 
 @click.command("schedule")
 @click.argument("problem_file", metavar="PROBLEM.json", type=click.Path(path_type=Path, dir_okay=True))
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Write the result JSON here instead of standard output.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the result JSON here instead of standard output.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the optimiser's search.")
 @click.option("--time-limit", type=float, default=None, help="Wall-clock cap in seconds (best plan so far).")
 def schedule_command(problem_file: Path, output: Path | None, seed: int, time_limit: float | None) -> None:

@@ -259,3 +259,10 @@ def test_non_numeric_coverage_gets_clear_message(coordinator, db):
     assert "Required coverage must be a whole number of rounds, 1 or more." in response.get_data(as_text=True)
     db.expire_all()
     assert db.get(PostingCompetency, compiler.id).state is SelectionState.SUGGESTED
+
+
+def test_text_without_matches_explains_next_step(coordinator, db):
+    """A text the library does not match says so and points at the library and the edit form."""
+    response = _new(coordinator, title="Lorem", text="Lorem ipsum dolor sit amet.")
+    page = coordinator.get(response.headers["Location"]).get_data(as_text=True)
+    assert "did not match any competency in the library" in page and "Add from the library" in page

@@ -11,6 +11,15 @@ from planner.core.scheduling.result import solution_to_dict
 from planner.core.scheduling.validate import validate
 
 __all__ = [
-    "Problem", "ProblemError", "RepairError", "Solution", "Substitute", "load_problem", "repair",
-    "solution_to_dict", "solve", "substitutes", "validate",
+    "Problem",
+    "ProblemError",
+    "RepairError",
+    "Solution",
+    "Substitute",
+    "load_problem",
+    "repair",
+    "solution_to_dict",
+    "solve",
+    "substitutes",
+    "validate",
 ]

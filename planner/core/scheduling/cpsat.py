@@ -73,7 +73,7 @@ class _Builder:
     def __init__(self, problem, calendars, ledger, loops, pools, banned, fixed_starts=None):
         from ortools.sat.python import cp_model
 
-        self.fixed_starts: dict[tuple[str, str], int] = fixed_starts or {}
+        self.fixed_starts: dict[tuple[str, str], tuple[int, int]] = fixed_starts or {}
         self.cp = cp_model
         self.model = cp_model.CpModel()
         self.problem = problem
@@ -105,7 +105,9 @@ class _Builder:
             while index < len(pieces) and pieces[index].start < window.end:
                 piece = pieces[index]
                 index += 1
-                starts = grid_starts(max(piece.start, window.start), min(piece.end, window.end), rnd.minutes, self.slot)
+                starts = grid_starts(
+                    max(piece.start, window.start), min(piece.end, window.end), rnd.minutes, self.slot
+                )
                 if not starts:
                     continue
                 day_room = calendar.day_room(piece.day)
@@ -116,14 +118,16 @@ class _Builder:
                     continue
                 option = by_day.setdefault(piece.day, _Option(person_id, piece.day, piece.week, []))
                 option.ranges.append((starts.start - self.origin, starts.stop - 1 - self.origin))
-        fixed = self.fixed_starts.get((loop.id, rnd.id))
-        if fixed is None:
+        limits = self.fixed_starts.get((loop.id, rnd.id))
+        if limits is None:
             return list(by_day.values())
-        g = fixed // self.slot - self.origin
+        first, last = (m // self.slot - self.origin for m in limits)
         kept = []
         for option in by_day.values():
-            if any(lo <= g <= hi for lo, hi in option.ranges):
-                option.ranges = [(g, g)]
+            option.ranges = [
+                (max(lo, first), min(hi, last)) for lo, hi in option.ranges if lo <= last and hi >= first
+            ]
+            if option.ranges:
                 kept.append(option)
         return kept
 
@@ -141,8 +145,9 @@ class _Builder:
                     if (loop.id, rnd.id, person.id) in self.banned:
                         continue
                     for option in self._options(loop, rnd, person.id):
-                        existing = next((o for o in rv.options if o.person_id == person.id and o.day == option.day),
-                                        None)
+                        existing = next(
+                            (o for o in rv.options if o.person_id == person.id and o.day == option.day), None
+                        )
                         if existing is None:
                             rv.options.append(option)
                             existing = option
@@ -158,8 +163,10 @@ class _Builder:
                 if g
             )
             if (loop.id, rnd.id) in self.fixed_starts:
-                g = self.fixed_starts[(loop.id, rnd.id)] // self.slot - self.origin
-                window_ranges = [(g, g)]
+                first, last = (m // self.slot - self.origin for m in self.fixed_starts[(loop.id, rnd.id)])
+                window_ranges = [
+                    (max(lo, first), min(hi, last)) for lo, hi in window_ranges if lo <= last and hi >= first
+                ]
             if not window_ranges or not any(o.assessor is not None for o in rv.options):
                 model.add(present == 0)
                 window_ranges = window_ranges or [(0, 0)]
@@ -274,7 +281,7 @@ class _Builder:
                 week_rooms[(person_id, week)] = room
                 if len(seats) > room:
                     model.add(sum(seats) <= room)
-        for person_id, intervals in self.person_intervals.items():
+        for intervals in self.person_intervals.values():
             if len(intervals) > 1:
                 model.add_no_overlap(intervals)
         terms = []
@@ -307,7 +314,9 @@ class _Builder:
                 stay = model.new_bool_var(f"keep[{loop_id},{interview.round_id}]")
                 model.add(rv.start == interview.start // self.slot - self.origin).only_enforce_if(stay)
                 for person_id in interview.interviewers:
-                    seats = [o.assessor for o in rv.options if o.person_id == person_id and o.assessor is not None]
+                    seats = [
+                        o.assessor for o in rv.options if o.person_id == person_id and o.assessor is not None
+                    ]
                     if not seats:
                         model.add(stay == 0)
                     else:
@@ -329,14 +338,14 @@ def solve_neighbourhood(
     wall_time: float = 30.0,
     keep: dict[str, LoopPlan] | None = None,
     banned: frozenset[tuple[str, str, str]] = frozenset(),
-    fixed_starts: dict[tuple[str, str], int] | None = None,
+    fixed_starts: dict[tuple[str, str], tuple[int, int]] | None = None,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
     ``hints`` must be feasible around the ledger (they are the current plans of those loops); the
     answer is never worse than them. ``keep`` rewards unchanged rounds above fairness (for repairs),
-    and ``banned`` forbids (loop, round, person) seats. ``fixed_starts`` pins rounds (by ``(loop id,
-    round id)``) to a start minute, which turns the model into a pure assignment of people.
+    and ``banned`` forbids (loop, round, person) seats. ``fixed_starts`` limits rounds (by ``(loop id,
+    round id)``) to start between two minutes; equal bounds turn the model into a pure assignment.
     """
     builder = _Builder(problem, calendars, ledger, loops, pools, banned, fixed_starts)
     for loop in loops:
@@ -344,7 +353,9 @@ def solve_neighbourhood(
     fairness = builder.caps_and_load()
     stays = builder.keep_terms(keep or {})
     trainee_vars = [o.trainee for rv in builder.rounds.values() for o in rv.options if o.trainee is not None]
-    trainee_rounds = sum(1 for rv in builder.rounds.values() if any(o.trainee is not None for o in rv.options))
+    trainee_rounds = sum(
+        1 for rv in builder.rounds.values() if any(o.trainee is not None for o in rv.options)
+    )
     # Lexicographic objective in two solves: first loops > kept rounds > fairness > trainee seats, then,
     # with that value held, the candidates' idle time. Mixing idle time into the first solve made
     # CP-SAT spend its budget proving idle-minute bounds instead of the tiers that matter more.
@@ -436,13 +447,18 @@ def _hint_values(builder: _Builder, hints: dict[str, LoopPlan], stays) -> dict:
                     block = builder.calendars[option.person_id].block_for(interview.start, interview.end)
                     day = block.day if block else None
                 if option.assessor is not None:
-                    chosen = interview is not None and option.person_id in interview.interviewers and day == option.day
+                    chosen = (
+                        interview is not None
+                        and option.person_id in interview.interviewers
+                        and day == option.day
+                    )
                     values[option.assessor] = int(chosen)
                     if chosen:
                         units_used[(option.person_id, option.week)] += 1
                 if option.trainee is not None:
-                    values[option.trainee] = int(interview is not None and option.person_id in interview.trainees
-                                                 and day == option.day)
+                    values[option.trainee] = int(
+                        interview is not None and option.person_id in interview.trainees and day == option.day
+                    )
         if loop.id in builder.spans:
             span, first, last, _bound = builder.spans[loop.id]
             if plan.scheduled:
@@ -464,8 +480,14 @@ def _hint_values(builder: _Builder, hints: dict[str, LoopPlan], stays) -> dict:
             values[unit] = int(k <= units_used[key])
     for stay, loop_id, old in stays:
         current = hints.get(loop_id) or LoopPlan(loop_id)
-        values[stay] = int(any(i.round_id == old.round_id and i.start == old.start
-                               and set(old.interviewers) <= set(i.interviewers) for i in current.interviews))
+        values[stay] = int(
+            any(
+                i.round_id == old.round_id
+                and i.start == old.start
+                and set(old.interviewers) <= set(i.interviewers)
+                for i in current.interviews
+            )
+        )
     return values
 
 
@@ -479,10 +501,14 @@ def _extract(builder: _Builder, values: list[int]) -> dict[str, LoopPlan]:
         for rnd in loop.rounds:
             rv = builder.rounds[(loop.id, rnd.id)]
             start = (values[rv.start.index] + builder.origin) * builder.slot
-            assessors = sorted(o.person_id for o in rv.options
-                               if o.assessor is not None and values[o.assessor.index])
-            trainees = sorted(o.person_id for o in rv.options
-                              if o.trainee is not None and values[o.trainee.index])
-            interviews.append(Interview(rnd.id, start, start + rnd.minutes, tuple(assessors), tuple(trainees)))
+            assessors = sorted(
+                o.person_id for o in rv.options if o.assessor is not None and values[o.assessor.index]
+            )
+            trainees = sorted(
+                o.person_id for o in rv.options if o.trainee is not None and values[o.trainee.index]
+            )
+            interviews.append(
+                Interview(rnd.id, start, start + rnd.minutes, tuple(assessors), tuple(trainees))
+            )
         plans[loop.id] = LoopPlan(loop.id, tuple(sorted(interviews, key=lambda i: (i.start, i.round_id))))
     return plans

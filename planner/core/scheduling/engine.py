@@ -7,7 +7,7 @@ from time import perf_counter
 
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.explain import explain_unscheduled
-from planner.core.scheduling.greedy import all_pools, greedy_plans
+from planner.core.scheduling.greedy import all_pools, fill_trainee_seats, greedy_plans, rebalance
 from planner.core.scheduling.ledger import ledger_of
 from planner.core.scheduling.problem import LoopPlan, Problem, Solution
 from planner.core.scheduling.result import score
@@ -42,23 +42,38 @@ def solve(
     calendars = build_calendars(problem)
     pools = all_pools(problem)
     plans = greedy_plans(problem, calendars)
-    say(f"first-fit: {sum(p.scheduled for p in plans)}/{len(plans)} loops in {perf_counter() - started:.2f} s")
+    say(
+        f"first-fit: {sum(p.scheduled for p in plans)}/{len(plans)} loops in {perf_counter() - started:.2f} s"
+    )
     method, optimal, det_time = "greedy", False, 0.0
     if improve and problem.loops:
         try:
             from planner.core.scheduling.lns import improve as lns_improve
 
-            outcome = lns_improve(problem, calendars, plans, pools, seed=seed, budget=budget,
-                                  deadline=deadline, progress=say)
+            outcome = lns_improve(
+                problem, calendars, plans, pools, seed=seed, budget=budget, deadline=deadline, progress=say
+            )
         except ImportError:
-            say("optimiser unavailable (OR-Tools not installed): keeping the first-fit plan")
+            say("optimiser unavailable (OR-Tools not installed): first-fit plan with local search")
+            plans = rebalance(problem, plans, ledger_of(calendars, plans), pools)
+            method = "greedy+local-search"
         else:
-            plans, optimal, det_time, method = outcome.plans, outcome.proven_optimal, outcome.deterministic_time, "cp-sat"
-            say(f"optimised: {sum(p.scheduled for p in plans)}/{len(plans)} loops, "
-                f"{outcome.steps} steps, {det_time:.2f} deterministic s")
+            plans, optimal, det_time, method = (
+                outcome.plans,
+                outcome.proven_optimal,
+                outcome.deterministic_time,
+                "cp-sat",
+            )
+            say(
+                f"optimised: {sum(p.scheduled for p in plans)}/{len(plans)} loops, "
+                f"{outcome.steps} steps, {det_time:.2f} deterministic s"
+            )
     ledger = ledger_of(calendars, plans)
-    plans = [plan if plan.scheduled else explain_unscheduled(problem, calendars, ledger, pools, plan.loop_id)
-             for plan in plans]
+    plans = fill_trainee_seats(problem, plans, ledger, pools)
+    plans = [
+        plan if plan.scheduled else explain_unscheduled(problem, calendars, ledger, pools, plan.loop_id)
+        for plan in plans
+    ]
     return Solution(
         plans=tuple(plans),
         seconds=perf_counter() - started,

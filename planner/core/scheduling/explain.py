@@ -17,7 +17,10 @@ SEARCH_DAYS = 7
 
 
 def explain_unscheduled(
-    problem: Problem, calendars: dict[str, Calendar], ledger: Ledger, pools: dict[str, dict[str, RoundPools]],
+    problem: Problem,
+    calendars: dict[str, Calendar],
+    ledger: Ledger,
+    pools: dict[str, dict[str, RoundPools]],
     loop_id: str,
 ) -> LoopPlan:
     """An unscheduled plan for ``loop_id`` whose reason names the blocked round and the blocking rule."""
@@ -30,13 +33,21 @@ def explain_unscheduled(
     total = sum(r.minutes for r in loop.rounds)
     longest = max(w.minutes for w in loop.windows)
     if total > longest:
-        return LoopPlan(loop_id, reason=f"the rounds need {total} minutes but the longest candidate window is "
-                        f"{longest} minutes", fixes=("lengthen a window or split the loop over two days",))
-    gap = "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
+        return LoopPlan(
+            loop_id,
+            reason=f"the rounds need {total} minutes but the longest candidate window is {longest} minutes",
+            fixes=("lengthen a window or split the loop over two days",),
+        )
+    gap = (
+        "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
+    )
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
-    return LoopPlan(loop_id, reason="each round can be staffed on its own, but the free times of the "
-                    f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
-                    fixes=tuple(fixes or ["widen the candidate's windows"]))
+    return LoopPlan(
+        loop_id,
+        reason="each round can be staffed on its own, but the free times of the "
+        f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
+        fixes=tuple(fixes or ["widen the candidate's windows"]),
+    )
 
 
 def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, pools: RoundPools):
@@ -44,38 +55,56 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in problem.interviewers):
             trainees = [p.id for p in problem.interviewers if p.is_trainee_in(competency)]
-            fix = (f"qualify one of the trainees in '{competency}' ({', '.join(trainees[:3])})" if trainees
-                   else f"add an interviewer qualified in '{competency}'")
+            fix = (
+                f"qualify one of the trainees in '{competency}' ({', '.join(trainees[:3])})"
+                if trainees
+                else f"add an interviewer qualified in '{competency}'"
+            )
             return f"no one is qualified in '{competency}'", [fix]
     starts = [g * slot for w in loop.windows for g in grid_starts(w.start, w.end, rnd.minutes, slot)]
     with_time = [p for p in pools.assessors if _has_working_time(calendars[p.id], starts, rnd.minutes)]
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in with_time):
             holders = [p for p in pools.assessors if p.is_qualified(competency)]
-            return (f"no interviewer qualified in '{competency}' is free inside the candidate's windows",
-                    _widen_fixes(problem, loop, rnd, holders))
+            return (
+                f"no interviewer qualified in '{competency}' is free inside the candidate's windows",
+                _widen_fixes(problem, loop, rnd, holders),
+            )
     room = [p for p in with_time if _has_room(calendars[p.id], ledger, p.id, starts, rnd.minutes)]
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in room):
             capped = [p for p in with_time if p.is_qualified(competency)]
             kind = _cap_kind(capped, calendars, ledger, starts, rnd.minutes)
-            return (f"the people qualified in '{competency}' who are free then are all at their {kind} cap",
-                    [f"relax the {kind} cap of {p.id}" for p in capped[:3]])
+            return (
+                f"the people qualified in '{competency}' who are free then are all at their {kind} cap",
+                [f"relax the {kind} cap of {p.id}" for p in capped[:3]],
+            )
     if sum(is_outside(p, loop) for p in room) < rnd.outside_hiring_team:
         team = loop.hiring_team or "the hiring team"
-        return (f"the seat rule for outside-team interviewers cannot be met: it needs {rnd.outside_hiring_team} "
-                f"from outside {team} and only {sum(is_outside(p, loop) for p in room)} are free",
-                [f"lower outside_hiring_team of round '{rnd.id}'", "widen the candidate's windows"])
+        return (
+            f"the seat rule for outside-team interviewers cannot be met: it needs {rnd.outside_hiring_team} "
+            f"from outside {team} and only {sum(is_outside(p, loop) for p in room)} are free",
+            [f"lower outside_hiring_team of round '{rnd.id}'", "widen the candidate's windows"],
+        )
     if len(room) < rnd.interviewers:
-        return (f"it needs {rnd.interviewers} qualified interviewers but only {len(room)} are free inside the "
-                "candidate's windows", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
+        return (
+            f"it needs {rnd.interviewers} qualified interviewers but only {len(room)} are free inside the "
+            "candidate's windows",
+            _widen_fixes(problem, loop, rnd, list(pools.assessors)),
+        )
     if not any(pick_panel(rnd, loop, start, ledger, pools, set()) for start in starts):
         empty = Ledger(calendars)
         if any(pick_panel(rnd, loop, start, empty, pools, set()) for start in starts):
-            return ("the qualified interviewers free inside the candidate's windows are already booked by other "
-                    "loops at those times", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
-        return ("no common free time inside the candidate's windows for a panel that covers "
-                f"{', '.join(repr(c) for c in rnd.competencies)}", _widen_fixes(problem, loop, rnd, list(pools.assessors)))
+            return (
+                "the qualified interviewers free inside the candidate's windows are already booked by other "
+                "loops at those times",
+                _widen_fixes(problem, loop, rnd, list(pools.assessors)),
+            )
+        return (
+            "no common free time inside the candidate's windows for a panel that covers "
+            f"{', '.join(repr(c) for c in rnd.competencies)}",
+            _widen_fixes(problem, loop, rnd, list(pools.assessors)),
+        )
     return None
 
 
@@ -133,4 +162,5 @@ def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Intervie
         if len(days) == 2:
             break
     return [f"widen the window to include {day} (candidate's time)" for day in days] or [
-        f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"]
+        f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"
+    ]

@@ -17,11 +17,20 @@ from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import ledger_of
 from planner.core.scheduling.problem import LoopPlan, Problem
+from planner.core.scheduling.result import score
 
 #: Loops per neighbourhood: past about 8 loops CP-SAT's presolve eats the budget (scheduling-notes §3.3).
 NEIGHBOURHOOD_LOOPS = 8
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
+#: Deterministic seconds for the all-loops re-assignment at fixed times.
+ASSIGN_BUDGET = 1.0
+#: Default ceiling of deterministic seconds, so a week of hundreds of loops still ends in minutes.
+MAX_BUDGET = 10.0
+#: Python seconds to build a model, per round in it: a step is not started when the time left is shorter.
+BUILD_SECONDS_PER_ROUND = 0.004
+#: Loops per fixed-time re-assignment model (bigger models cost more to build than they gain).
+REASSIGN_LOOPS = 60
 #: Up to this many loops the whole problem is one neighbourhood.
 MONOLITHIC_LOOPS = 12
 
@@ -44,11 +53,11 @@ def _neighbourhoods(problem: Problem, order: list[int], size: int, shift: int, r
         while spread:
             anchor = rng.randrange(len(spread))
             lo = max(0, min(anchor - size // 2, len(spread) - size))
-            groups.append(spread[lo:lo + size])
-            del spread[lo:lo + size]
+            groups.append(spread[lo : lo + size])
+            del spread[lo : lo + size]
         return groups
     shifted = order[shift:] + order[:shift]
-    return [shifted[n:n + size] for n in range(0, len(shifted), size)]
+    return [shifted[n : n + size] for n in range(0, len(shifted), size)]
 
 
 def improve(
@@ -74,7 +83,7 @@ def improve(
     # Small problems are solved whole, so the answer is proven optimal when the solver says so.
     size = count if count <= MONOLITHIC_LOOPS else NEIGHBOURHOOD_LOOPS
     if budget is None:
-        budget = max(4 * STEP_BUDGET, STEP_BUDGET * 3 * -(-count // size))
+        budget = min(MAX_BUDGET, max(4 * STEP_BUDGET, STEP_BUDGET * 2 * -(-count // size)))
     order = sorted(range(count), key=lambda n: (min(w.start for w in loops[n].windows), n))
     ledger = ledger_of(calendars, plans)
     current = list(plans)
@@ -83,21 +92,44 @@ def improve(
     rng = random.Random(seed)
     stale_passes = 0
     proven = False
+    if size < count:
+        # Cheap first step over everything at once: keep every start time and re-assign people only.
+        # That model has no timing choices, so CP-SAT proves it fast, and the day-sized steps below
+        # start from a far better hint (Σ load² 584 -> 536 on the 40-loop benchmark in 0.25 det-s).
+        for chunk in range(0, count, REASSIGN_LOOPS):
+            group = order[chunk : chunk + REASSIGN_LOOPS]
+            if not _time_for(problem, group, deadline):
+                break
+            current, used = _reassign(
+                problem, calendars, current, group, pools, seed, ASSIGN_BUDGET, deadline
+            )
+            spent += used
+            steps += 1
+        ledger = ledger_of(calendars, current)
+        if progress:
+            progress(f"improve: people re-assigned at fixed times, {spent:.2f} deterministic s spent")
     for pass_number in range(1000):
         shift = (pass_number * size // 2) % count if pass_number < 2 else 0
         groups = _neighbourhoods(problem, order, size, shift, rng if pass_number >= 2 else None)
         improved_any = False
         all_optimal = True
         for group in groups:
-            if spent >= budget or (deadline is not None and perf_counter() > deadline):
+            if spent >= budget or not _time_for(problem, group, deadline):
                 return LnsOutcome(current, spent, False, steps)
             group_loops = [loops[n] for n in group]
             for n in group:
                 ledger.remove_plan(current[n])
             step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
             result = solve_neighbourhood(
-                problem, calendars, ledger, group_loops, pools, {loops[n].id: current[n] for n in group},
-                seed=seed, deterministic_time=min(STEP_BUDGET, budget - spent), wall_time=step_wall,
+                problem,
+                calendars,
+                ledger,
+                group_loops,
+                pools,
+                {loops[n].id: current[n] for n in group},
+                seed=seed,
+                deterministic_time=min(STEP_BUDGET, budget - spent),
+                wall_time=step_wall,
             )
             for n in group:
                 current[n] = result.plans[loops[n].id]
@@ -111,7 +143,52 @@ def improve(
             break
         stale_passes = 0 if improved_any else stale_passes + 1
         if progress:
-            progress(f"improve: pass {pass_number + 1} done, {spent:.2f} deterministic s spent")
+            figures = score(problem, current, calendars)
+            progress(
+                f"improve: pass {pass_number + 1} done, {figures.scheduled} loops, "
+                f"Σ load² {figures.load_sum_squares}, {figures.trainee_seats} trainee seats, "
+                f"{spent:.2f} deterministic s spent"
+            )
         if stale_passes >= 1:
             break
     return LnsOutcome(current, spent, proven, steps)
+
+
+def _time_for(problem: Problem, group: list[int], deadline: float | None) -> bool:
+    """Whether a step over ``group`` can still be built and run before the wall-clock deadline."""
+    if deadline is None:
+        return True
+    rounds = sum(len(problem.loops[n].rounds) for n in group)
+    return deadline - perf_counter() > rounds * BUILD_SECONDS_PER_ROUND
+
+
+def _reassign(
+    problem, calendars, plans, group, pools, seed, budget, deadline
+) -> tuple[list[LoopPlan], float]:
+    """Re-assign the people of the scheduled loops in ``group`` with every start time kept."""
+    scheduled = [n for n in group if plans[n].scheduled]
+    if not scheduled:
+        return plans, 0.0
+    fixed = {
+        (plans[n].loop_id, i.round_id): (i.start, i.start) for n in scheduled for i in plans[n].interviews
+    }
+    ledger = ledger_of(calendars, plans)
+    for n in scheduled:
+        ledger.remove_plan(plans[n])
+    wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+    result = solve_neighbourhood(
+        problem,
+        calendars,
+        ledger,
+        [problem.loops[n] for n in scheduled],
+        pools,
+        {plans[n].loop_id: plans[n] for n in scheduled},
+        seed=seed,
+        deterministic_time=budget,
+        wall_time=wall,
+        fixed_starts=fixed,
+    )
+    new = list(plans)
+    for n in scheduled:
+        new[n] = result.plans[plans[n].loop_id]
+    return new, result.deterministic_time

@@ -1,4 +1,4 @@
-"""After a decline: ranked substitutes for one seat, and a repaired plan that changes as little as possible."""
+"""After a decline: ranked substitutes for a seat, and a repaired plan that changes as little as possible."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from planner.core.scheduling.availability import build_calendars, minute_to_loca
 from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.explain import explain_unscheduled
-from planner.core.scheduling.greedy import all_pools
+from planner.core.scheduling.greedy import RoundPools, all_pools, place_loop
 from planner.core.scheduling.ledger import Ledger, ledger_of
 from planner.core.scheduling.parse import parse_instant
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, Solution, is_outside
@@ -48,8 +48,15 @@ def plans_from_result(problem: Problem, result: dict[str, Any]) -> list[LoopPlan
         for item in entry.get("interviews", []):
             start = int(parse_instant(item["start"], "start").timestamp() // 60)
             end = int(parse_instant(item["end"], "end").timestamp() // 60)
-            interviews.append(Interview(item["round"], start, end, tuple(sorted(item.get("interviewers", []))),
-                                        tuple(sorted(item.get("trainees", [])))))
+            interviews.append(
+                Interview(
+                    item["round"],
+                    start,
+                    end,
+                    tuple(sorted(item.get("interviewers", []))),
+                    tuple(sorted(item.get("trainees", []))),
+                )
+            )
         plans.append(LoopPlan(loop.id, tuple(sorted(interviews, key=lambda i: (i.start, i.round_id)))))
     return plans
 
@@ -69,8 +76,9 @@ def _locate(problem: Problem, plans: list[LoopPlan], loop_id: str, round_id: str
     return index, loop, rnd, interview
 
 
-def substitutes(problem: Problem, result: dict[str, Any], loop_id: str, round_id: str,
-                leaving_id: str) -> list[Substitute]:
+def substitutes(
+    problem: Problem, result: dict[str, Any], loop_id: str, round_id: str, leaving_id: str
+) -> list[Substitute]:
     """People who can take ``leaving_id``'s seat at the same time, best first (fairest load, then id).
 
     :raise RepairError: when that person does not sit in that round.
@@ -80,7 +88,9 @@ def substitutes(problem: Problem, result: dict[str, Any], loop_id: str, round_id
     return _substitutes(problem, calendars, ledger_of(calendars, plans), plans, loop_id, round_id, leaving_id)
 
 
-def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id) -> list[Substitute]:
+def _substitutes(
+    problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id
+) -> list[Substitute]:
     index, loop, rnd, interview = _locate(problem, plans, loop_id, round_id, leaving_id)
     as_assessor = leaving_id in interview.interviewers
     ledger.remove(leaving_id, interview.start, interview.end, assessor=as_assessor)
@@ -106,16 +116,25 @@ def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, l
             if block is None:
                 continue
             calendar = calendars[person.id]
-            load = (ledger.assessor_load(person.id, block.week) if as_assessor
-                    else ledger.week_seats[(person.id, block.week)] + calendar.existing_per_week.get(block.week, 0)) + 1
+            load = (
+                ledger.assessor_load(person.id, block.week)
+                if as_assessor
+                else ledger.week_seats[(person.id, block.week)]
+                + calendar.existing_per_week.get(block.week, 0)
+            ) + 1
             cap = person.max_per_week
             local = minute_to_local(interview.start, person.timezone)
             level = "qualified" if as_assessor else "in training"
-            why = (f"{level} in {', '.join(held)}; free at {local:%a %H:%M} their time; "
-                   f"would have {load} interview{'s' if load != 1 else ''} that week"
-                   + (f" (cap {cap})" if cap is not None else "")
-                   + ("; from outside the hiring team" if as_assessor and is_outside(person, loop)
-                      and loop.hiring_team is not None else ""))
+            why = (
+                f"{level} in {', '.join(held)}; free at {local:%a %H:%M} their time; "
+                f"would have {load} interview{'s' if load != 1 else ''} that week"
+                + (f" (cap {cap})" if cap is not None else "")
+                + (
+                    "; from outside the hiring team"
+                    if as_assessor and is_outside(person, loop) and loop.hiring_team is not None
+                    else ""
+                )
+            )
             found.append(Substitute(person.id, "interviewer" if as_assessor else "trainee", why, load))
         found.sort(key=lambda s: (s.week_load, s.interviewer_id))
         return found
@@ -123,8 +142,9 @@ def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, l
         ledger.add(leaving_id, interview.start, interview.end, assessor=as_assessor)
 
 
-def repair(problem: Problem, result: dict[str, Any], loop_id: str, round_id: str, leaving_id: str,
-           *, seed: int = 0) -> dict[str, Any]:
+def repair(
+    problem: Problem, result: dict[str, Any], loop_id: str, round_id: str, leaving_id: str, *, seed: int = 0
+) -> dict[str, Any]:
     """A new result without ``leaving_id`` in that round: the best local substitute when one exists,
     otherwise a re-plan that keeps every loop it can and moves as few rounds as possible.
 
@@ -140,15 +160,38 @@ def repair(problem: Problem, result: dict[str, Any], loop_id: str, round_id: str
     if options or not as_assessor:
         # A declined trainee seat with nobody to fill it is simply left empty.
         replacement = (options[0].interviewer_id,) if options else ()
-        people = tuple(p for p in (interview.interviewers if as_assessor else interview.trainees) if p != leaving_id)
+        people = tuple(
+            p for p in (interview.interviewers if as_assessor else interview.trainees) if p != leaving_id
+        )
         people = tuple(sorted(people + replacement))
-        fixed = (Interview(interview.round_id, interview.start, interview.end, people, interview.trainees)
-                 if as_assessor else
-                 Interview(interview.round_id, interview.start, interview.end, interview.interviewers, people))
-        plans[index] = LoopPlan(loop_id, tuple(fixed if i is interview else i for i in plans[index].interviews))
+        fixed = (
+            Interview(interview.round_id, interview.start, interview.end, people, interview.trainees)
+            if as_assessor
+            else Interview(interview.round_id, interview.start, interview.end, interview.interviewers, people)
+        )
+        plans[index] = LoopPlan(
+            loop_id, tuple(fixed if i is interview else i for i in plans[index].interviews)
+        )
         return _as_result(problem, calendars, plans, started)
-    plans = _replan(problem, calendars, plans, index, round_id, leaving_id, seed)
+    try:
+        plans = _replan(problem, calendars, plans, index, round_id, leaving_id, seed)
+    except ImportError:
+        plans = _replan_first_fit(problem, calendars, plans, index, round_id, leaving_id)
     return _as_result(problem, calendars, plans, started)
+
+
+def _replan_first_fit(problem, calendars, plans, index, round_id, leaving_id) -> list[LoopPlan]:
+    """Without OR-Tools: plan the loop again by first-fit, without the leaving person in that round."""
+    loop = problem.loops[index]
+    pools = all_pools(problem)[loop.id]
+    pools[round_id] = RoundPools(
+        tuple(p for p in pools[round_id].assessors if p.id != leaving_id), pools[round_id].trainees
+    )
+    new = list(plans)
+    new[index] = LoopPlan(loop.id)
+    ledger = ledger_of(calendars, new)
+    new[index] = place_loop(problem, loop, ledger, pools) or LoopPlan(loop.id)
+    return new
 
 
 def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> list[LoopPlan]:
@@ -159,8 +202,11 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
     # First the loop alone around everybody else; if it cannot stay scheduled, also let the loops whose
     # windows share its days move, still rewarding every round that stays where it was.
     days = {w.start // 1440 for w in loop.windows} | {(w.end - 1) // 1440 for w in loop.windows}
-    neighbours = [n for n, other in enumerate(problem.loops)
-                  if n != index and any(w.start // 1440 in days or (w.end - 1) // 1440 in days for w in other.windows)]
+    neighbours = [
+        n
+        for n, other in enumerate(problem.loops)
+        if n != index and any(w.start // 1440 in days or (w.end - 1) // 1440 in days for w in other.windows)
+    ]
     for group in ([index], [index, *neighbours[:15]]):
         ledger = ledger_of(calendars, plans)
         for n in group:
@@ -169,8 +215,18 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
         hints[loop.id] = LoopPlan(loop.id)
         keep = {problem.loops[n].id: plans[n] for n in group if plans[n].scheduled}
         keep[loop.id] = old
-        outcome = solve_neighbourhood(problem, calendars, ledger, [problem.loops[n] for n in group], pools, hints,
-                                      seed=seed, deterministic_time=REPLAN_BUDGET, keep=keep, banned=banned)
+        outcome = solve_neighbourhood(
+            problem,
+            calendars,
+            ledger,
+            [problem.loops[n] for n in group],
+            pools,
+            hints,
+            seed=seed,
+            deterministic_time=REPLAN_BUDGET,
+            keep=keep,
+            banned=banned,
+        )
         if outcome.plans[loop.id].scheduled or len(group) > 1:
             new = list(plans)
             for n in group:
@@ -185,8 +241,16 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
 def _as_result(problem: Problem, calendars, plans: list[LoopPlan], started: float) -> dict[str, Any]:
     ledger = ledger_of(calendars, plans)
     pools = all_pools(problem)
-    final = [p if p.scheduled else (p if p.reason else explain_unscheduled(problem, calendars, ledger, pools, p.loop_id))
-             for p in plans]
-    solution = Solution(tuple(final), seconds=perf_counter() - started, method="repair",
-                        stats=stats_of(problem, final, calendars))
+    final = [
+        p
+        if p.scheduled
+        else (p if p.reason else explain_unscheduled(problem, calendars, ledger, pools, p.loop_id))
+        for p in plans
+    ]
+    solution = Solution(
+        tuple(final),
+        seconds=perf_counter() - started,
+        method="repair",
+        stats=stats_of(problem, final, calendars),
+    )
     return solution_to_dict(solution)

@@ -33,7 +33,9 @@ class Score:
         return (-self.scheduled, self.load_sum_squares, -self.trainee_seats, self.idle_minutes)
 
 
-def weekly_loads(problem: Problem, plans: tuple[LoopPlan, ...] | list[LoopPlan], calendars: dict[str, Calendar]):
+def weekly_loads(
+    problem: Problem, plans: tuple[LoopPlan, ...] | list[LoopPlan], calendars: dict[str, Calendar]
+):
     """Assessor seats per (interviewer, ISO week), ``existing`` interviews included."""
     loads: Counter = Counter()
     for person_id, calendar in calendars.items():
@@ -43,7 +45,11 @@ def weekly_loads(problem: Problem, plans: tuple[LoopPlan, ...] | list[LoopPlan],
         for interview in plan.interviews:
             for person_id in interview.interviewers:
                 block = calendars[person_id].block_for(interview.start, interview.end)
-                week = block.week if block else local_day_and_week(interview.start, calendars[person_id].person.timezone)[1]
+                week = (
+                    block.week
+                    if block
+                    else local_day_and_week(interview.start, calendars[person_id].person.timezone)[1]
+                )
                 loads[(person_id, week)] += 1
     return loads
 
@@ -74,14 +80,22 @@ def solution_to_dict(solution: Solution) -> dict[str, Any]:
     for plan in solution.plans:
         if plan.scheduled:
             interviews = [
-                {"round": i.round_id, "start": format_minute(i.start), "end": format_minute(i.end),
-                 "interviewers": list(i.interviewers), "trainees": list(i.trainees)}
+                {
+                    "round": i.round_id,
+                    "start": format_minute(i.start),
+                    "end": format_minute(i.end),
+                    "interviewers": list(i.interviewers),
+                    "trainees": list(i.trainees),
+                }
                 for i in sorted(plan.interviews, key=lambda i: (i.start, i.round_id))
             ]
             loops.append({"id": plan.loop_id, "status": "scheduled", "interviews": interviews})
         else:
-            entry: dict[str, Any] = {"id": plan.loop_id, "status": "unscheduled",
-                                     "reason": plan.reason or "no schedule found"}
+            entry: dict[str, Any] = {
+                "id": plan.loop_id,
+                "status": "unscheduled",
+                "reason": plan.reason or "no schedule found",
+            }
             if plan.fixes:
                 entry["fixes"] = list(plan.fixes)
             loops.append(entry)

@@ -87,17 +87,21 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
             if person_id not in people:
                 continue
             if person_id in in_loop:
-                errors.append(f"{where}: {person_id!r} sits twice in the loop (rounds {in_loop[person_id]!r} "
-                              f"and {rnd.id!r})")
+                errors.append(
+                    f"{where}: {person_id!r} sits twice in the loop (rounds {in_loop[person_id]!r} "
+                    f"and {rnd.id!r})"
+                )
             in_loop[person_id] = rnd.id
             seats[person_id].append((start, end, label, person_id in assessors))
     times.sort()
-    for (s1, e1, r1), (s2, _e2, r2) in zip(times, times[1:], strict=False):
+    for (_s1, e1, r1), (s2, _e2, r2) in zip(times, times[1:], strict=False):
         if s2 < e1:
             errors.append(f"{where}: rounds {r1!r} and {r2!r} overlap")
         elif loop.max_gap_minutes is not None and s2 - e1 > timedelta(minutes=loop.max_gap_minutes):
-            errors.append(f"{where}: {int((s2 - e1).total_seconds() // 60)} minutes between rounds {r1!r} and "
-                          f"{r2!r}, more than max_gap_minutes {loop.max_gap_minutes}")
+            errors.append(
+                f"{where}: {int((s2 - e1).total_seconds() // 60)} minutes between rounds {r1!r} and "
+                f"{r2!r}, more than max_gap_minutes {loop.max_gap_minutes}"
+            )
     return errors
 
 
@@ -132,8 +136,10 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
             errors.append(f"{label}: nobody qualified in {competency!r} assesses it")
     outside = sum(1 for person in known if loop.hiring_team is None or person.team != loop.hiring_team)
     if outside < rnd.outside_hiring_team:
-        errors.append(f"{label}: {outside} interviewers from outside the hiring team, "
-                      f"{rnd.outside_hiring_team} required")
+        errors.append(
+            f"{label}: {outside} interviewers from outside the hiring team, "
+            f"{rnd.outside_hiring_team} required"
+        )
     if trainees and not rnd.trainee:
         errors.append(f"{label}: has a trainee but the round asks for none")
     if len(trainees) > 1:
@@ -162,15 +168,21 @@ def _inside_working_hours(person: Interviewer, start: datetime, end: datetime) -
     if local_end.date() == local_start.date():
         return _local_minutes(local_end) <= hours.end
     # Only an end exactly at the next local midnight can belong to the same working day ("24:00").
-    return (local_end.date() - local_start.date()).days == 1 and _local_minutes(local_end) == 0 \
+    return (
+        (local_end.date() - local_start.date()).days == 1
+        and _local_minutes(local_end) == 0
         and hours.end == 1440
+    )
 
 
 def _check_person(person: Interviewer, person_seats: list) -> list[str]:
     errors = []
     zone = ZoneInfo(person.timezone)
-    blocked = [(_EPOCH + timedelta(minutes=s.start), _EPOCH + timedelta(minutes=s.end), kind)
-               for kind, spans in (("busy", person.busy), ("existing", person.existing)) for s in spans]
+    blocked = [
+        (_EPOCH + timedelta(minutes=s.start), _EPOCH + timedelta(minutes=s.end), kind)
+        for kind, spans in (("busy", person.busy), ("existing", person.existing))
+        for s in spans
+    ]
     person_seats = sorted(person_seats, key=lambda seat: (seat[0], seat[1]))
     for start, end, label, _assessor in person_seats:
         if not _inside_working_hours(person, start, end):
@@ -178,7 +190,7 @@ def _check_person(person: Interviewer, person_seats: list) -> list[str]:
         for lo, hi, kind in blocked:
             if lo < end and start < hi:
                 errors.append(f"{label}: {person.id!r} has a {kind} block at that time")
-    for (s1, e1, l1, _), (s2, _e2, l2, _) in zip(person_seats, person_seats[1:], strict=False):
+    for (_s1, e1, l1, _), (s2, _e2, l2, _) in zip(person_seats, person_seats[1:], strict=False):
         if s2 < e1:
             errors.append(f"{person.id!r} is double-booked: {l1} and {l2}")
     days: dict = defaultdict(int)
@@ -196,13 +208,17 @@ def _check_person(person: Interviewer, person_seats: list) -> list[str]:
     if person.max_per_day is not None:
         for day, count in sorted(days.items()):
             if count + old_days[day] > person.max_per_day:
-                errors.append(f"{person.id!r} has {count + old_days[day]} interviews on {day.isoformat()}, "
-                              f"over the daily cap {person.max_per_day}")
+                errors.append(
+                    f"{person.id!r} has {count + old_days[day]} interviews on {day.isoformat()}, "
+                    f"over the daily cap {person.max_per_day}"
+                )
     if person.max_per_week is not None:
         for week, count in sorted(weeks.items()):
             if count + old_weeks[week] > person.max_per_week:
-                errors.append(f"{person.id!r} has {count + old_weeks[week]} interviews in ISO week "
-                              f"{week[0]}-W{week[1]:02d}, over the weekly cap {person.max_per_week}")
+                errors.append(
+                    f"{person.id!r} has {count + old_weeks[week]} interviews in ISO week "
+                    f"{week[0]}-W{week[1]:02d}, over the weekly cap {person.max_per_week}"
+                )
     return errors
 
 
@@ -232,5 +248,8 @@ def _check_stats(result: dict, people, seats) -> list[str]:
         "max_load": max(loads.values(), default=0),
         "trainee_seats": trainee_seats,
     }
-    return [f"stats.{key} is {stats.get(key)!r} but the plan gives {value}"
-            for key, value in expected.items() if stats.get(key) != value]
+    return [
+        f"stats.{key} is {stats.get(key)!r} but the plan gives {value}"
+        for key, value in expected.items()
+        if stats.get(key) != value
+    ]

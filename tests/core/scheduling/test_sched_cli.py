@@ -1,4 +1,4 @@
-"""`planner schedule PROBLEM.json [-o RESULT.json]`: result JSON out, one clear sentence and exit 2 on bad input."""
+"""`planner schedule PROBLEM.json [-o RESULT.json]`: result JSON out; bad input: one sentence, exit 2."""
 
 import json
 
@@ -9,8 +9,10 @@ from core.scheduling.schedbuild import loop, person, problem, random_problem, rn
 from planner.cli.schedule import schedule_command
 from planner.core.scheduling import load_problem, validate
 
-DOC = problem([person("a", {"x": "qualified"})],
-              [loop("L", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])])
+DOC = problem(
+    [person("a", {"x": "qualified"})],
+    [loop("L", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])],
+)
 
 
 def _run(tmp_path, payload: bytes, *extra: str):
@@ -40,10 +42,14 @@ def test_writes_the_result_file_with_o(tmp_path):
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        (b"{\"loops\": [", "is not valid JSON"),
-        ("{\"é\": 1}".encode("latin-1"), "is not UTF-8"),
-        (json.dumps({**DOC, "interviewers": [{**DOC["interviewers"][0], "timezone": "Mars/Base"}]}).encode(),
-         "interviewers[0].timezone: unknown time zone 'Mars/Base'"),
+        (b'{"loops": [', "is not valid JSON"),
+        ('{"é": 1}'.encode("latin-1"), "is not UTF-8"),
+        (
+            json.dumps(
+                {**DOC, "interviewers": [{**DOC["interviewers"][0], "timezone": "Mars/Base"}]}
+            ).encode(),
+            "interviewers[0].timezone: unknown time zone 'Mars/Base'",
+        ),
         (json.dumps({**DOC, "loops": [DOC["loops"][0], DOC["loops"][0]]}).encode(), "duplicate id 'L'"),
     ],
 )

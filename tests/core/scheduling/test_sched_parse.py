@@ -9,8 +9,14 @@ from planner.core.errors import PlannerError
 from planner.core.scheduling import ProblemError, load_problem
 
 GOOD = problem(
-    [person("ana", {"x": "qualified", "y": "shadow"}, timezone="America/Los_Angeles",
-            busy=[{"start": "2026-12-08T17:00:00+01:00", "end": "2026-12-08T18:00:00+01:00"}])],
+    [
+        person(
+            "ana",
+            {"x": "qualified", "y": "shadow"},
+            timezone="America/Los_Angeles",
+            busy=[{"start": "2026-12-08T17:00:00+01:00", "end": "2026-12-08T18:00:00+01:00"}],
+        )
+    ],
     [loop("c1", [rnd("r1", ["x"], trainee=True)], [("2026-12-08T16:00:00Z", "2026-12-09T01:00:00Z")])],
 )
 
@@ -41,7 +47,11 @@ def test_valid_problem_loads_with_utc_minutes():
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        (["interviewers", 0, "timezone"], "Mars/Base", "interviewers[0].timezone: unknown time zone 'Mars/Base'"),
+        (
+            ["interviewers", 0, "timezone"],
+            "Mars/Base",
+            "interviewers[0].timezone: unknown time zone 'Mars/Base'",
+        ),
         (["interviewers", 0, "busy", 0, "end"], "2026-12-08T16:00:00+01:00", "interviewers[0].busy[0]: end"),
         (["loops", 0, "windows", 0, "end"], "2026-12-08T15:00:00Z", "loops[0].windows[0]: end"),
         (["loops", 0, "rounds", 0, "minutes"], 0, "loops[0].rounds[0].minutes"),

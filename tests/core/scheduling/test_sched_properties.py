@@ -77,18 +77,27 @@ def test_validator_reports_each_kind_of_violation():
         i["end"] = end.isoformat()
 
     assert any("instead of" in e for e in broken(shift_end))
-    assert any("unknown interviewer" in e for e in broken(lambda _r, i: i["interviewers"].__setitem__(0, "ghost")))
+    assert any(
+        "unknown interviewer" in e for e in broken(lambda _r, i: i["interviewers"].__setitem__(0, "ghost"))
+    )
     assert any("interviewers instead of" in e for e in broken(lambda _r, i: i["interviewers"].pop()))
-    assert any("is not scheduled" in e
-               for e in broken(lambda r, i: r["loops"][[e["id"] for e in r["loops"]].index(scheduled[0]["id"])]
-                               ["interviews"].remove(i)))
+    assert any(
+        "is not scheduled" in e
+        for e in broken(
+            lambda r, i: r["loops"][[e["id"] for e in r["loops"]].index(scheduled[0]["id"])][
+                "interviews"
+            ].remove(i)
+        )
+    )
     assert any("stats.scheduled" in e for e in broken(lambda r, _i: r["stats"].__setitem__("scheduled", 99)))
     other = scheduled[1]["interviews"][0]
+
     # Put the same person into another loop at the same time: double booking (or outside their hours).
     def clash(r, _i):
         target = next(e for e in r["loops"] if e["id"] == scheduled[1]["id"])["interviews"][0]
         target["start"], target["end"] = first["start"], first["end"]
         target["interviewers"][0] = first["interviewers"][0]
+
     assert broken(clash)
     assert other  # the second loop exists
 
@@ -96,19 +105,41 @@ def test_validator_reports_each_kind_of_violation():
 def test_validator_checks_working_hours_busy_and_caps():
     """A hand-made result that breaks hours, busy time and caps is reported on each count."""
     doc = {
-        "interviewers": [{"id": "p", "timezone": "Europe/Berlin", "max_per_day": 1, "skills": {"x": "qualified"},
-                          "busy": [{"start": "2026-12-07T12:00:00Z", "end": "2026-12-07T13:00:00Z"}]}],
-        "loops": [{"id": f"c{n}", "windows": [{"start": "2026-12-07T00:00:00Z", "end": "2026-12-08T00:00:00Z"}],
-                   "rounds": [{"id": "r", "minutes": 60, "competencies": ["x"]}]} for n in range(3)],
+        "interviewers": [
+            {
+                "id": "p",
+                "timezone": "Europe/Berlin",
+                "max_per_day": 1,
+                "skills": {"x": "qualified"},
+                "busy": [{"start": "2026-12-07T12:00:00Z", "end": "2026-12-07T13:00:00Z"}],
+            }
+        ],
+        "loops": [
+            {
+                "id": f"c{n}",
+                "windows": [{"start": "2026-12-07T00:00:00Z", "end": "2026-12-08T00:00:00Z"}],
+                "rounds": [{"id": "r", "minutes": 60, "competencies": ["x"]}],
+            }
+            for n in range(3)
+        ],
     }
     prob = load_problem(doc)
-    slots = [("2026-12-07T07:00:00Z", "2026-12-07T08:00:00Z"),  # 08:00 Berlin: before working hours
-             ("2026-12-07T12:00:00Z", "2026-12-07T13:00:00Z"),  # busy
-             ("2026-12-07T14:00:00Z", "2026-12-07T15:00:00Z")]  # third seat of the day
-    result = {"loops": [{"id": f"c{n}", "status": "scheduled",
-                         "interviews": [{"round": "r", "start": s, "end": e, "interviewers": ["p"], "trainees": []}]}
-                        for n, (s, e) in enumerate(slots)],
-              "stats": {"scheduled": 3, "unscheduled": 0, "load_sum_squares": 9, "max_load": 3, "trainee_seats": 0}}
+    slots = [
+        ("2026-12-07T07:00:00Z", "2026-12-07T08:00:00Z"),  # 08:00 Berlin: before working hours
+        ("2026-12-07T12:00:00Z", "2026-12-07T13:00:00Z"),  # busy
+        ("2026-12-07T14:00:00Z", "2026-12-07T15:00:00Z"),
+    ]  # third seat of the day
+    result = {
+        "loops": [
+            {
+                "id": f"c{n}",
+                "status": "scheduled",
+                "interviews": [{"round": "r", "start": s, "end": e, "interviewers": ["p"], "trainees": []}],
+            }
+            for n, (s, e) in enumerate(slots)
+        ],
+        "stats": {"scheduled": 3, "unscheduled": 0, "load_sum_squares": 9, "max_load": 3, "trainee_seats": 0},
+    }
     errors = validate(prob, result)
     assert any("outside the working hours of 'p'" in e for e in errors)
     assert any("busy block" in e for e in errors)

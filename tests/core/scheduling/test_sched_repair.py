@@ -22,24 +22,43 @@ def _planned(doc):
 
 
 def test_substitutes_keep_coverage_caps_and_seat_rules_ranked_by_load():
-    """Only people qualified, free, under cap and keeping the outside-team rule are offered, least loaded first."""
+    """Only qualified free people under cap who keep the outside-team rule are offered, least loaded first."""
     people = [
         person("lead", {"x": "qualified"}, team="hiring"),
         person("out", {"x": "qualified"}, team="elsewhere"),
         person("in2", {"x": "qualified"}, team="hiring"),  # would break the outside-team rule
-        person("out_busy", {"x": "qualified"}, team="elsewhere",
-               busy=[{"start": "2026-12-07T00:00:00Z", "end": "2026-12-08T00:00:00Z"}]),
-        person("out_loaded", {"x": "qualified"}, team="elsewhere",
-               existing=[{"start": "2026-12-08T09:00:00Z", "end": "2026-12-08T10:00:00Z"}]),
+        person(
+            "out_busy",
+            {"x": "qualified"},
+            team="elsewhere",
+            busy=[{"start": "2026-12-07T00:00:00Z", "end": "2026-12-08T00:00:00Z"}],
+        ),
+        person(
+            "out_loaded",
+            {"x": "qualified"},
+            team="elsewhere",
+            existing=[{"start": "2026-12-08T09:00:00Z", "end": "2026-12-08T10:00:00Z"}],
+        ),
         person("out_fresh", {"x": "qualified"}, team="elsewhere"),
-        person("capped", {"x": "qualified"}, team="elsewhere", max_per_week=1,
-               existing=[{"start": "2026-12-09T09:00:00Z", "end": "2026-12-09T10:00:00Z"}]),
+        person(
+            "capped",
+            {"x": "qualified"},
+            team="elsewhere",
+            max_per_week=1,
+            existing=[{"start": "2026-12-09T09:00:00Z", "end": "2026-12-09T10:00:00Z"}],
+        ),
         person("novice", {"x": "shadow"}, team="elsewhere"),
     ]
-    prob = load_problem(problem(people, [loop("c", [rnd("bar", ["x"], interviewers=2, outside_hiring_team=1)],
-                                              WINDOW)]))
-    seat = {"round": "bar", "start": "2026-12-07T10:00:00Z", "end": "2026-12-07T11:00:00Z",
-            "interviewers": ["lead", "out"], "trainees": []}
+    prob = load_problem(
+        problem(people, [loop("c", [rnd("bar", ["x"], interviewers=2, outside_hiring_team=1)], WINDOW)])
+    )
+    seat = {
+        "round": "bar",
+        "start": "2026-12-07T10:00:00Z",
+        "end": "2026-12-07T11:00:00Z",
+        "interviewers": ["lead", "out"],
+        "trainees": [],
+    }
     result = {"loops": [{"id": "c", "status": "scheduled", "interviews": [seat]}], "stats": {}}
     leaving = "out"
     offers = substitutes(prob, result, "c", "bar", leaving)
@@ -56,9 +75,13 @@ def test_substitutes_keep_coverage_caps_and_seat_rules_ranked_by_load():
 
 def test_repair_moves_the_round_when_nobody_can_substitute():
     """With no one free at that time, the round moves to when someone qualified is free; other rounds stay."""
-    people = [person("a", {"x": "qualified"}),
-              person("b", {"x": "qualified"}, busy=[{"start": "2026-12-07T09:00:00Z", "end": "2026-12-07T12:00:00Z"}]),
-              person("c", {"y": "qualified"})]
+    people = [
+        person("a", {"x": "qualified"}),
+        person(
+            "b", {"x": "qualified"}, busy=[{"start": "2026-12-07T09:00:00Z", "end": "2026-12-07T12:00:00Z"}]
+        ),
+        person("c", {"y": "qualified"}),
+    ]
     prob, result = _planned(problem(people, [loop("L", [rnd("rx", ["x"]), rnd("ry", ["y"])], WINDOW)]))
     before = {i["round"]: i for i in result["loops"][0]["interviews"]}
     leaving = before["rx"]["interviewers"][0]
@@ -84,7 +107,9 @@ def test_declined_trainee_seat_is_refilled_or_left_empty():
 
 def test_repair_rejects_a_seat_that_does_not_exist():
     """Asking to repair a person who does not sit in the round is a clear domain error."""
-    prob, result = _planned(problem([person("a", {"x": "qualified"})], [loop("L", [rnd("r", ["x"])], WINDOW)]))
+    prob, result = _planned(
+        problem([person("a", {"x": "qualified"})], [loop("L", [rnd("r", ["x"])], WINDOW)])
+    )
     with pytest.raises(RepairError, match="'zed' does not sit in round 'r' of loop 'L'"):
         repair(prob, result, "L", "r", "zed")
     with pytest.raises(RepairError, match="no round 'nope'"):
@@ -93,7 +118,7 @@ def test_repair_rejects_a_seat_that_does_not_exist():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_repairs_of_random_plans_stay_valid(seed):
-    """Removing any assessor from a random plan and repairing it gives a valid result without that person there."""
+    """Removing any assessor from a random plan and repairing gives a valid result without that person."""
     prob, result = _planned(random_problem(seed, people=8, loops=3))
     for entry in result["loops"]:
         for interview in entry.get("interviews", []):

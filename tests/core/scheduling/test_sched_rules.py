@@ -32,12 +32,16 @@ def test_daily_cap_counts_the_interviewers_local_day_not_utc():
     hours = {"start": "00:00", "end": "24:00", "days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]}
     tokyo = person("t", {"x": "qualified"}, timezone="Asia/Tokyo", working_hours=hours, max_per_day=1)
     # 13:00Z is 22:00 on Tue 8 Dec in Tokyo; 16:00Z is 01:00 on Wed 9 Dec: two local days.
-    split = [loop("a", [rnd("r", ["x"])], [("2026-12-08T13:00:00Z", "2026-12-08T14:00:00Z")]),
-             loop("b", [rnd("r", ["x"])], [("2026-12-08T16:00:00Z", "2026-12-08T17:00:00Z")])]
+    split = [
+        loop("a", [rnd("r", ["x"])], [("2026-12-08T13:00:00Z", "2026-12-08T14:00:00Z")]),
+        loop("b", [rnd("r", ["x"])], [("2026-12-08T16:00:00Z", "2026-12-08T17:00:00Z")]),
+    ]
     assert set(_status(_solve(problem([tokyo], split))).values()) == {"scheduled"}
     # 14:00Z on 8 Dec (23:00 Tue) and 16:00Z on 7 Dec (01:00 Tue): two UTC days, one Tokyo day.
-    same = [loop("a", [rnd("r", ["x"])], [("2026-12-08T14:00:00Z", "2026-12-08T15:00:00Z")]),
-            loop("b", [rnd("r", ["x"])], [("2026-12-07T16:00:00Z", "2026-12-07T17:00:00Z")])]
+    same = [
+        loop("a", [rnd("r", ["x"])], [("2026-12-08T14:00:00Z", "2026-12-08T15:00:00Z")]),
+        loop("b", [rnd("r", ["x"])], [("2026-12-07T16:00:00Z", "2026-12-07T17:00:00Z")]),
+    ]
     result = _solve(problem([tokyo], same))
     assert sorted(_status(result).values()) == ["scheduled", "unscheduled"]
     unscheduled = next(e for e in result["loops"] if e["status"] == "unscheduled")
@@ -45,7 +49,7 @@ def test_daily_cap_counts_the_interviewers_local_day_not_utc():
 
 
 def test_weekly_cap_counts_existing_interviews_in_the_local_iso_week():
-    """An existing interview in the same local ISO week uses the weekly cap; one in the week before does not."""
+    """An existing interview in the same local ISO week uses the weekly cap; one the week before does not."""
     window = [("2026-12-07T10:00:00Z", "2026-12-07T12:00:00Z")]  # Monday, ISO week 50
     last_week = {"start": "2026-12-06T12:00:00Z", "end": "2026-12-06T13:00:00Z"}  # Sunday, week 49
     same_week = {"start": "2026-12-08T12:00:00Z", "end": "2026-12-08T13:00:00Z"}
@@ -58,18 +62,31 @@ def test_weekly_cap_counts_existing_interviews_in_the_local_iso_week():
     assert any("relax the weekly cap of p" in fix for fix in result["loops"][0]["fixes"])
     # Sunday 20:00Z is already Monday 05:00 in Tokyo: the same local ISO week as the loop.
     hours = {"start": "00:00", "end": "24:00", "days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]}
-    tokyo = person("t", {"x": "qualified"}, timezone="Asia/Tokyo", working_hours=hours, max_per_week=1,
-                   existing=[{"start": "2026-12-06T20:00:00Z", "end": "2026-12-06T21:00:00Z"}])
+    tokyo = person(
+        "t",
+        {"x": "qualified"},
+        timezone="Asia/Tokyo",
+        working_hours=hours,
+        max_per_week=1,
+        existing=[{"start": "2026-12-06T20:00:00Z", "end": "2026-12-06T21:00:00Z"}],
+    )
     assert _status(_solve(problem([tokyo], [loop("c", [rnd("r", ["x"])], window)]))) == {"c": "unscheduled"}
 
 
 def test_outside_team_seat_rule():
     """A round asking for one outside-team assessor gets one, or the loop says the seat rule blocks it."""
     insiders = [person(f"in{n}", {"x": "qualified"}, team="hiring") for n in range(3)]
-    outsider = person("out", {"x": "qualified"}, team="elsewhere",
-                      busy=[{"start": "2026-12-07T00:00:00Z", "end": "2026-12-12T00:00:00Z"}])
-    case = loop("c", [rnd("bar", ["x"], interviewers=2, outside_hiring_team=1)],
-                [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])
+    outsider = person(
+        "out",
+        {"x": "qualified"},
+        team="elsewhere",
+        busy=[{"start": "2026-12-07T00:00:00Z", "end": "2026-12-12T00:00:00Z"}],
+    )
+    case = loop(
+        "c",
+        [rnd("bar", ["x"], interviewers=2, outside_hiring_team=1)],
+        [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")],
+    )
     result = _solve(problem([*insiders, outsider], [case]))
     assert "seat rule for outside-team interviewers cannot be met" in result["loops"][0]["reason"]
     outsider.pop("busy")
@@ -93,9 +110,17 @@ def test_trainee_seat_filled_when_possible_and_counted_in_caps():
 
 def test_max_gap_between_rounds():
     """Two interviewers free 09-10 and 12-13 cannot make a loop with at most 60 minutes between rounds."""
-    morning = person("m", {"x": "qualified"}, busy=[{"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T17:00:00Z"}])
-    noon = person("n", {"y": "qualified"}, busy=[{"start": "2026-12-07T09:00:00Z", "end": "2026-12-07T12:00:00Z"},
-                                                 {"start": "2026-12-07T13:00:00Z", "end": "2026-12-07T17:00:00Z"}])
+    morning = person(
+        "m", {"x": "qualified"}, busy=[{"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T17:00:00Z"}]
+    )
+    noon = person(
+        "n",
+        {"y": "qualified"},
+        busy=[
+            {"start": "2026-12-07T09:00:00Z", "end": "2026-12-07T12:00:00Z"},
+            {"start": "2026-12-07T13:00:00Z", "end": "2026-12-07T17:00:00Z"},
+        ],
+    )
     rounds = [rnd("rx", ["x"]), rnd("ry", ["y"])]
     window = [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")]
     tight = _solve(problem([morning, noon], [loop("c", rounds, window, max_gap_minutes=60)]))
@@ -107,10 +132,14 @@ def test_max_gap_between_rounds():
 
 
 def test_engine_schedules_what_first_fit_leaves_out():
-    """First-fit gives the short-window loop the least-loaded person, stranding the other loop; the engine does not."""
+    """First-fit gives the short loop the least-loaded person and strands the other; the engine does not."""
     p = person("p", {"x": "qualified"}, max_per_week=1)
-    q = person("q", {"x": "qualified"}, existing=[{"start": "2026-12-09T09:00:00Z", "end": "2026-12-09T10:00:00Z"}],
-               busy=[{"start": "2026-12-07T11:00:00Z", "end": "2026-12-12T00:00:00Z"}])
+    q = person(
+        "q",
+        {"x": "qualified"},
+        existing=[{"start": "2026-12-09T09:00:00Z", "end": "2026-12-09T10:00:00Z"}],
+        busy=[{"start": "2026-12-07T11:00:00Z", "end": "2026-12-12T00:00:00Z"}],
+    )
     short = loop("short", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T10:00:00Z")])
     long = loop("long", [rnd("r", ["x"])], [("2026-12-08T09:00:00Z", "2026-12-08T17:00:00Z")])
     doc = problem([p, q], [short, long])
@@ -123,11 +152,14 @@ def test_engine_schedules_what_first_fit_leaves_out():
 
 def test_fair_load_prefers_the_less_loaded_interviewer():
     """With existing load counted, new seats go to whoever keeps the sum of squared weekly loads smallest."""
-    busy_one = person("a", {"x": "qualified"},
-                      existing=[{"start": "2026-12-10T09:00:00Z", "end": "2026-12-10T10:00:00Z"}])
+    busy_one = person(
+        "a", {"x": "qualified"}, existing=[{"start": "2026-12-10T09:00:00Z", "end": "2026-12-10T10:00:00Z"}]
+    )
     idle_one = person("b", {"x": "qualified"})
-    loops = [loop(f"c{n}", [rnd("r", ["x"])], [(f"2026-12-0{7 + n}T09:00:00Z", f"2026-12-0{7 + n}T12:00:00Z")])
-             for n in range(3)]
+    loops = [
+        loop(f"c{n}", [rnd("r", ["x"])], [(f"2026-12-0{7 + n}T09:00:00Z", f"2026-12-0{7 + n}T12:00:00Z")])
+        for n in range(3)
+    ]
     result = _solve(problem([busy_one, idle_one], loops))
     seats = [e["interviews"][0]["interviewers"][0] for e in result["loops"]]
     assert sorted(seats) == ["a", "b", "b"]
@@ -137,7 +169,11 @@ def test_fair_load_prefers_the_less_loaded_interviewer():
 
 def test_rounds_of_a_loop_pack_without_idle_time():
     """With the same interviewers free all day, a loop's rounds follow each other without idle time."""
-    people = [person("p1", {"x": "qualified"}), person("p2", {"y": "qualified"}), person("p3", {"z": "qualified"})]
+    people = [
+        person("p1", {"x": "qualified"}),
+        person("p2", {"y": "qualified"}),
+        person("p3", {"z": "qualified"}),
+    ]
     rounds = [rnd("rx", ["x"], minutes=45), rnd("ry", ["y"]), rnd("rz", ["z"], minutes=30)]
     result = _solve(problem(people, [loop("c", rounds, [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
     interviews = result["loops"][0]["interviews"]
@@ -146,7 +182,22 @@ def test_rounds_of_a_loop_pack_without_idle_time():
 
 def test_nobody_qualified_gives_a_reason_not_an_error():
     """A competency nobody holds leaves the loop unscheduled with a plain reason."""
-    result = _solve(problem([person("p", {"x": "shadow"})],
-                            [loop("c", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
+    result = _solve(
+        problem(
+            [person("p", {"x": "shadow"})],
+            [loop("c", [rnd("r", ["x"])], [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])],
+        )
+    )
     assert result["loops"][0]["reason"] == "round 'r': no one is qualified in 'x'"
     assert result["loops"][0]["fixes"] == ["qualify one of the trainees in 'x' (p)"]
+
+
+def test_single_loop_answer_is_proven_optimal():
+    """A one-loop problem is solved whole, so the engine reports a proven optimum."""
+    people = [person(f"p{n}", {"x": "qualified", "y": "shadow"}) for n in range(4)]
+    prob = load_problem(problem(people, [loop("c", [rnd("r", ["x"], trainee=True), rnd("s", ["x"])],
+                                               [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
+    solution = solve(prob)
+    assert solution.optimal is True
+    assert solution.method == "cp-sat"
+    assert validate(prob, solution_to_dict(solution)) == []
