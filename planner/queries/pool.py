@@ -8,7 +8,6 @@ tests/services/test_pool_agreement.py checks both give the same answers.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -29,7 +28,6 @@ from planner.core.pool import (
     WeekView,
     WorkingHours,
     count_load,
-    load_against_caps,
     parse_working_hours,
     training_progress,
     week_view,
@@ -49,8 +47,14 @@ from planner.models import (
     TrainingLevel,
     User,
 )
+from planner.queries.load import (
+    BOOKED_STATUSES,
+    caps_for,
+    load_window,
+    seat_records_for,
+    training_counts,
+)
 
-BOOKED_STATUSES = (InterviewStatus.SCHEDULED, InterviewStatus.COMPLETED)
 LEVELS = tuple(level.value for level in TrainingLevel)
 TRAINEE_LEVELS = (TrainingLevel.SHADOW, TrainingLevel.REVERSE_SHADOW)
 MAX_LISTED_BLOCKS = 200
@@ -145,65 +149,8 @@ class InterviewerDetail:
 # ---------------------------------------------------------------------------------- shared rows
 
 
-def _seat_records(
-    session: Session, ids: list[int], start: datetime, end: datetime
-) -> dict[int, list[SeatRecord]]:
-    """Booked seats starting in [start, end): same filter as services.pool.seat_records_for."""
-    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-    if not ids:
-        return seats
-    rows = session.execute(
-        select(Seat.interviewer_id, Seat.role, Interview.start)
-        .join(Interview, Seat.interview_id == Interview.id)
-        .where(
-            Seat.interviewer_id.in_(ids),
-            Seat.status == SeatStatus.ACTIVE,
-            Interview.status.in_(BOOKED_STATUSES),
-            Interview.start >= start,
-            Interview.start < end,
-        )
-    ).all()
-    for interviewer_id, role, starts_at in rows:
-        seats[interviewer_id].append(SeatRecord(starts_at, role.value))
-    return seats
-
-
-def _slugs(detail: object) -> set[str]:
-    if not isinstance(detail, dict):
-        return set()
-    found = set()
-    for item in detail.get("competencies") or []:
-        if isinstance(item, dict) and isinstance(item.get("slug"), str):
-            found.add(item["slug"])
-        elif isinstance(item, str):
-            found.add(item)
-    return found
-
-
-def _training_counts(
-    session: Session, ids: list[int], now: datetime
-) -> dict[tuple[int, str], tuple[int, int]]:
-    """Completed trainee seats per (interviewer, slug): same rule as services.pool.training_counts."""
-    if not ids:
-        return {}
-    rows = session.execute(
-        select(Seat.interviewer_id, Seat.training_level, Interview.round_detail)
-        .join(Interview, Seat.interview_id == Interview.id)
-        .where(
-            Seat.interviewer_id.in_(ids),
-            Seat.role == SeatRole.TRAINEE,
-            Seat.status == SeatStatus.ACTIVE,
-            Interview.status != InterviewStatus.CANCELLED,
-            Interview.end <= now,
-        )
-    ).all()
-    tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for interviewer_id, level, detail in rows:
-        if level not in (TrainingLevel.SHADOW.value, TrainingLevel.REVERSE_SHADOW.value):
-            continue
-        for slug in _slugs(detail):
-            tally[(interviewer_id, slug)][0 if level == TrainingLevel.SHADOW.value else 1] += 1
-    return {key: (shadow, reverse) for key, (shadow, reverse) in tally.items()}
+def _counts(session: Session, ids: list[int], now: datetime) -> dict[tuple[int, str], tuple[int, int]]:
+    return {key: (c.shadow, c.reverse_shadow) for key, c in training_counts(session, ids, now).items()}
 
 
 def _qualification_views(
@@ -224,14 +171,6 @@ def _qualification_views(
             )
         )
     return tuple(sorted(views, key=lambda v: (order[v.level], v.name.lower())))
-
-
-def _window(at: datetime) -> tuple[datetime, datetime]:
-    return at - timedelta(days=8), at + timedelta(days=8)
-
-
-def _caps(person: Interviewer, seats: list[SeatRecord], now: datetime) -> CapStatus:
-    return load_against_caps(seats, ZoneInfo(person.timezone), person.max_per_day, person.max_per_week, now)
 
 
 # ---------------------------------------------------------------------------------- pool list
@@ -303,8 +242,8 @@ def list_pool(
             uid: email
             for uid, email in session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))
         }
-    seats = _seat_records(session, ids, *_window(now))
-    counts = _training_counts(session, ids, now)
+    seats = seat_records_for(session, ids, *load_window(now))
+    counts = _counts(session, ids, now)
     rows = tuple(
         PoolRow(
             id=p.id,
@@ -318,7 +257,7 @@ def list_pool(
             work_end=p.work_end,
             work_days=p.work_days,
             qualifications=_qualification_views(p.id, p.qualifications, competencies, counts),
-            caps=_caps(p, seats[p.id], now),
+            caps=caps_for(p, seats[p.id], now),
             login_email=logins.get(p.user_id) if p.user_id else None,
         )
         for p in people
@@ -341,7 +280,7 @@ def list_ready(session: Session, *, now: datetime) -> tuple[ReadyItem, ...]:
         .where(Interviewer.active.is_(True), Qualification.level.in_(TRAINEE_LEVELS))
         .order_by(func.lower(Interviewer.name), Competency.name)
     ).all()
-    counts = _training_counts(session, sorted({q.interviewer_id for q, *_ in rows}), now)
+    counts = _counts(session, sorted({q.interviewer_id for q, *_ in rows}), now)
     ready = []
     for qualification, name, team, competency in rows:
         shadow, reverse = counts.get((qualification.interviewer_id, competency.slug), (0, 0))
@@ -389,7 +328,7 @@ def get_interviewer_detail(
     week_to = datetime.combine(monday + timedelta(days=7), time(0), tzinfo=zone).astimezone(UTC)
 
     competencies = {c.id: c for c in session.scalars(select(Competency))}
-    counts = _training_counts(session, [person.id], now)
+    counts = _counts(session, [person.id], now)
     qualifications = _qualification_views(person.id, person.qualifications, competencies, counts)
     held = {q.competency_id for q in person.qualifications}
     addable = tuple(
@@ -399,7 +338,7 @@ def get_interviewer_detail(
         )
     )
 
-    caps = _caps(person, _seat_records(session, [person.id], *_window(now))[person.id], now)
+    caps = caps_for(person, seat_records_for(session, [person.id], *load_window(now))[person.id], now)
     booked = session.execute(
         select(
             Seat.role,

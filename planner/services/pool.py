@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime, time, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -23,11 +21,8 @@ from planner.core.errors import NotFound, ValidationFailed
 from planner.core.pool import (
     DEFAULT_POLICY,
     BusyInterval,
-    CapStatus,
     NotReadyForPromotion,
-    SeatRecord,
     TrainingPolicy,
-    load_against_caps,
     parse_busy_ics,
     parse_level,
     parse_working_hours,
@@ -45,10 +40,18 @@ from planner.models import (
     InterviewStatus,
     Qualification,
     Seat,
-    SeatRole,
     SeatStatus,
     TrainingLevel,
     User,
+)
+from planner.queries.load import (  # noqa: F401  (re-exported: the pool's load API lives there)
+    BOOKED_STATUSES,
+    TrainingCounts,
+    load_status,
+    load_window,
+    local_week_start,
+    seat_records_for,
+    training_counts,
 )
 from planner.services.audit import record
 
@@ -58,7 +61,6 @@ MAX_HORIZON_DAYS = 365
 MANUAL_SOURCE = "manual"
 IMPORT_PREFIX = "import:"
 #: Interview statuses whose seats count as booked (load, caps, the week view).
-BOOKED_STATUSES = (InterviewStatus.SCHEDULED, InterviewStatus.COMPLETED)
 
 
 class FieldError(ValidationFailed):
@@ -94,14 +96,6 @@ class ImportResult:
     replaced: int
     horizon_start: datetime
     horizon_end: datetime
-
-
-@dataclass(frozen=True)
-class TrainingCounts:
-    """Completed trainee interviews of one interviewer in one competency, per level."""
-
-    shadow: int = 0
-    reverse_shadow: int = 0
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -355,50 +349,6 @@ def remove_qualification(
     session.commit()
 
 
-def _round_competency_slugs(detail: object) -> set[str]:
-    """Competency slugs listed by an interview's ``round_detail`` (plan snapshot shape, or plain slugs)."""
-    if not isinstance(detail, dict):
-        return set()
-    slugs = set()
-    for item in detail.get("competencies") or []:
-        if isinstance(item, dict) and isinstance(item.get("slug"), str):
-            slugs.add(item["slug"])
-        elif isinstance(item, str):
-            slugs.add(item)
-    return slugs
-
-
-def training_counts(
-    session: Session, interviewer_ids: Iterable[int], now: datetime
-) -> dict[tuple[int, str], TrainingCounts]:
-    """Completed trainee seats per (interviewer id, competency slug), split by the level held when seated.
-
-    A seat counts when it is active, its role is trainee, its interview is not cancelled and ended
-    before ``now``; it counts for each competency its interview's round lists. One query.
-    """
-    ids = list(interviewer_ids)
-    if not ids:
-        return {}
-    rows = session.execute(
-        select(Seat.interviewer_id, Seat.training_level, Interview.round_detail)
-        .join(Interview, Seat.interview_id == Interview.id)
-        .where(
-            Seat.interviewer_id.in_(ids),
-            Seat.role == SeatRole.TRAINEE,
-            Seat.status == SeatStatus.ACTIVE,
-            Interview.status != InterviewStatus.CANCELLED,
-            Interview.end <= now,
-        )
-    ).all()
-    tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for interviewer_id, level, detail in rows:
-        if level not in (TrainingLevel.SHADOW.value, TrainingLevel.REVERSE_SHADOW.value):
-            continue
-        for slug in _round_competency_slugs(detail):
-            tally[(interviewer_id, slug)][0 if level == TrainingLevel.SHADOW.value else 1] += 1
-    return {key: TrainingCounts(shadow, reverse) for key, (shadow, reverse) in tally.items()}
-
-
 def promote_qualification(
     session: Session,
     interviewer_id: int,
@@ -628,65 +578,3 @@ def remove_import(session: Session, interviewer_id: int, source: str, *, actor_i
     session.commit()
     session.expire(person, ["busy_blocks"])
     return removed
-
-
-# ---------------------------------------------------------------------------------- load (shared)
-
-
-def seat_records_for(
-    session: Session, interviewer_ids: Iterable[int], start: datetime, end: datetime
-) -> dict[int, list[SeatRecord]]:
-    """Booked seats (active seats of scheduled or completed interviews) starting in ``[start, end)``.
-
-    One query; every requested id is a key (an empty list when they hold no seat). This is what
-    caps and load count, so the pool pages and the scheduler agree.
-    """
-    ids = list(dict.fromkeys(interviewer_ids))
-    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-    if not ids:
-        return seats
-    rows = session.execute(
-        select(Seat.interviewer_id, Seat.role, Interview.start)
-        .join(Interview, Seat.interview_id == Interview.id)
-        .where(
-            Seat.interviewer_id.in_(ids),
-            Seat.status == SeatStatus.ACTIVE,
-            Interview.status.in_(BOOKED_STATUSES),
-            Interview.start >= start,
-            Interview.start < end,
-        )
-        .order_by(Interview.start)
-    ).all()
-    for interviewer_id, role, starts_at in rows:
-        seats[interviewer_id].append(SeatRecord(starts_at, role.value))
-    return seats
-
-
-def load_window(at: datetime) -> tuple[datetime, datetime]:
-    """A UTC span that holds every zone's local ISO week containing ``at`` (8 days either side)."""
-    return at - timedelta(days=8), at + timedelta(days=8)
-
-
-def load_status(session: Session, interviewer_ids: Iterable[int], at: datetime) -> dict[int, CapStatus]:
-    """Each interviewer's seats on their local day and ISO week of ``at`` against their caps.
-
-    Two queries whatever the number of interviewers.
-    """
-    ids = list(dict.fromkeys(interviewer_ids))
-    people = session.execute(
-        select(Interviewer.id, Interviewer.timezone, Interviewer.max_per_day, Interviewer.max_per_week).where(
-            Interviewer.id.in_(ids)
-        )
-    ).all()
-    start, end = load_window(at)
-    seats = seat_records_for(session, [p.id for p in people], start, end)
-    return {
-        p.id: load_against_caps(seats[p.id], ZoneInfo(p.timezone), p.max_per_day, p.max_per_week, at)
-        for p in people
-    }
-
-
-def local_week_start(at: datetime, tz: str) -> date:
-    """The Monday of the interviewer's local ISO week containing ``at``."""
-    day = at.astimezone(validate_timezone(tz)).date()
-    return day - timedelta(days=day.weekday())
