@@ -1,9 +1,12 @@
-"""The coordinator blueprint and its home page; feature modules attach their routes to `bp`."""
+"""The coordinator blueprint and its overview page; feature modules attach their routes to `bp`."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from planner.db import utcnow
+from planner.queries.overview import get_overview
+from planner.web.dbsession import get_session
 from planner.web.roles import restrict_blueprint
 
 bp = Blueprint("coordinator", __name__, url_prefix="/coordinator")
@@ -12,4 +15,4 @@ restrict_blueprint(bp, "coordinator")
 
 @bp.route("/")
 def home():
-    return render_template("coordinator/home.html")
+    return render_template("coordinator/home.html", overview=get_overview(get_session(), now=utcnow()))

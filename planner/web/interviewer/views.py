@@ -1,17 +1,19 @@
-"""The interviewer blueprint: my interviews, .ics downloads and the calendar feed link."""
+"""The interviewer blueprint: my interviews, scorecards, .ics downloads and the calendar feed link."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.calendar import local_time_range
-from planner.core.errors import NotFound
+from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
-from planner.queries.my_interviews import interviewer_for_user, list_my_interviews
+from planner.queries.my_interviews import get_scorecard_sheet, interviewer_for_user, list_my_interviews
 from planner.services.feeds import interview_download, rotate_feed_token
 from planner.services.invites import MailSettings
+from planner.services.scorecards import RATING_LABELS, ScorecardInput, save_scorecard
 from planner.web.dbsession import get_session
+from planner.web.interviewer.forms import ScorecardForm
 from planner.web.roles import restrict_blueprint
 
 bp = Blueprint("interviewer", __name__, url_prefix="/interviewer")
@@ -78,3 +80,51 @@ def feed_rotate():
         "Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success"
     )
     return redirect(url_for(".home") + "#feed")
+
+
+def _my_id() -> int:
+    me = interviewer_for_user(get_session(), current_user.id)
+    if me is None:
+        abort(404)
+    return me.id
+
+
+def _sheet(me_id: int, interview_id: int):
+    try:
+        return get_scorecard_sheet(get_session(), me_id, interview_id, utcnow())
+    except NotFound:
+        abort(404)
+
+
+@bp.route("/interviews/<int:interview_id>/scorecard", methods=["GET", "POST"])
+def scorecard_edit(interview_id: int):
+    me_id = _my_id()
+    sheet = _sheet(me_id, interview_id)
+    form = ScorecardForm()
+    entered = None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        entered = form.ratings(request.form)
+        submit = bool(form.submit_card.data)
+        try:
+            save_scorecard(get_session(), me_id, interview_id, ScorecardInput(entered, form.notes.data or ""),
+                           submit=submit, now=utcnow(), actor_id=current_user.id)
+        except (ValidationFailed, Conflict) as exc:
+            flash(str(exc), "error")
+            code = 409 if isinstance(exc, Conflict) else 400
+            return _render_sheet(_sheet(me_id, interview_id), form, entered), code
+        flash("Scorecard submitted. You can now read the rest of the panel's scorecards." if submit
+              else "Draft saved. Only you can see it until you submit.", "success")
+        return redirect(url_for(".scorecard_edit", interview_id=interview_id))
+    if sheet.mine is not None:
+        form.notes.data = sheet.mine.notes
+    return _render_sheet(sheet, form, None)
+
+
+def _render_sheet(sheet, form: ScorecardForm, entered: dict[str, str] | None):
+    current = dict(sheet.mine.ratings) if sheet.mine else {}
+    if entered is not None:
+        current = {slug: entered.get(slug, "") for slug in {c.slug for c in sheet.competencies}}
+    return render_template("interviewer/scorecard.html", sheet=sheet, form=form, labels=RATING_LABELS,
+                           current={k: str(v) for k, v in current.items()}, when=_when)
