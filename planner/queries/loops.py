@@ -13,12 +13,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from planner.models import (
+    AuditEntry,
     Candidate,
     Interview,
     Interviewer,
     InterviewStatus,
     Loop,
     LoopStatus,
+    OutboxMessage,
     PlanVersion,
     Posting,
     Seat,
@@ -82,6 +84,19 @@ class LoopDetail:
     posting: Posting
     version: PlanVersion | None
     interviews: list[Interview]
+    #: Interview id -> the reason it was cancelled (from the audit trail).
+    cancel_reasons: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def missing(self) -> list[tuple[str, list[str]]]:
+        """Cancelled rounds and the competencies they assessed that no live interview of the loop assesses."""
+        def names(interview: Interview) -> list[str]:
+            return [str(c.get("name") or c.get("slug")) for c in (interview.round_detail or {}).get("competencies", [])
+                    if isinstance(c, dict)]
+
+        live = {n for i in self.interviews if i.status != InterviewStatus.CANCELLED for n in names(i)}
+        return [(i.round_name, [n for n in names(i) if n not in live]) for i in self.interviews
+                if i.status == InterviewStatus.CANCELLED]
 
 
 def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
@@ -93,7 +108,34 @@ def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
         return None
     posting = session.get(Posting, loop.posting_id)
     version = session.get(PlanVersion, loop.plan_version_id) if loop.plan_version_id else None
-    return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)))
+    cancelled = [i.id for i in loop.interviews if i.status == InterviewStatus.CANCELLED]
+    reasons = {}
+    if cancelled:
+        rows = session.execute(select(AuditEntry.entity_id, AuditEntry.reason)
+                               .where(AuditEntry.entity == "interview", AuditEntry.action == "interview_cancelled",
+                                      AuditEntry.entity_id.in_(cancelled)).order_by(AuditEntry.id))
+        reasons = dict(rows.all())
+    return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)), reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    id: int
+    interview_id: int | None
+    kind: str
+    method: str
+    recipient: str
+    sequence: int
+    state: str
+    created_at: datetime
+
+
+def loop_messages(session: Session, loop_id: int, *, limit: int = 12) -> list[MessageRow]:
+    """The loop's latest outbox messages, newest first (one query)."""
+    rows = session.execute(select(OutboxMessage).where(OutboxMessage.loop_id == loop_id)
+                           .order_by(OutboxMessage.id.desc()).limit(limit)).scalars()
+    return [MessageRow(m.id, m.interview_id, m.kind, m.method, m.recipient_email, m.sequence,
+                       m.state.value, m.created_at) for m in rows]
 
 
 @dataclass

@@ -53,6 +53,8 @@ class SeatOption:
     why: str
     week_load: int
     day_load: int
+    #: The round whose trainee seat they give up to take this one ("" when none).
+    gives_up: str = ""
 
 
 @dataclass
@@ -139,22 +141,50 @@ def _why(state: LoopState, interview: Interview, person, role: str, start: datet
     return "; ".join(parts), week + 1, day + 1
 
 
-def _candidates(state: LoopState, overrides: dict[int, dict], interview: Interview, leaving: str) -> list[str]:
+def _engine_candidates(state: LoopState, overrides: dict[int, dict], interview: Interview, leaving: str,
+                       ) -> list[str]:
     """The engine's substitutes for the seat with the loop as in ``overrides``, then re-checked by validate."""
     result = {"loops": [state.entry(overrides)]}
     try:
         found = engine_substitutes(state.built.problem, result, loop_key(state.loop.id), interview.round_key,
                                    leaving)
-    except RepairError:
+    except (RepairError, ValueError):
+        # ValueError: the engine's ledger refuses a loop whose people are not free as given (a moved
+        # round landing on someone's other commitment); such a candidate plan is simply not an option.
         return []
     item = overrides.get(interview.id) or state.item(interview)
     role = "interviewers" if leaving in item["interviewers"] else "trainees"
     fitting = []
     for option in found:
-        candidate = dict(overrides, **{interview.id: _swap(item, role, leaving, option.interviewer_id)})
+        candidate = {**overrides, interview.id: _swap(item, role, leaving, option.interviewer_id)}
         if not state.new_errors(candidate):
             fitting.append(option.interviewer_id)
     return fitting
+
+
+def _same_time(state: LoopState, interview: Interview, leaving: str) -> list[tuple[str, dict[int, dict], str]]:
+    """Everyone who can take the seat now, as (person, the loop's changed items, the trainee seat given up).
+
+    Besides the engine's candidates, a trainee elsewhere in the loop may step up: their optional
+    trainee seat is given up (and they are told). Each option is checked with the validator.
+    """
+    items = {i.id: state.item(i) for i in state.interviews.values()}
+    item = items[interview.id]
+    role = "interviewers" if leaving in item["interviewers"] else "trainees"
+    assessors = {p for i in items.values() for p in i["interviewers"]}
+    options = []
+    for person in state.built.problem.interviewers:
+        if person.id in assessors or person.id == leaving or person.id in item["trainees"]:
+            continue
+        overrides, freed = {}, ""
+        for other_id, other in items.items():
+            if other_id != interview.id and person.id in other["trainees"]:
+                overrides[other_id] = dict(other, trainees=[t for t in other["trainees"] if t != person.id])
+                freed = state.interviews[other_id].round_name
+        overrides[interview.id] = _swap(item, role, leaving, person.id)
+        if not state.new_errors(overrides):
+            options.append((person.id, overrides, freed))
+    return options
 
 
 def _names(state: LoopState, keys: Sequence[str]) -> list[str]:
@@ -181,7 +211,7 @@ def _one_round_move(state: LoopState, interview: Interview, leaving: str, now: d
         if start == interview.start:
             continue
         overrides = {interview.id: moved(item, start, minutes)}
-        fitting = _candidates(state, overrides, interview, leaving)
+        fitting = _engine_candidates(state, overrides, interview, leaving)
         if fitting:
             return [_change(state, interview, _swap(overrides[interview.id], role, leaving, fitting[0]))]
     return []
@@ -192,7 +222,7 @@ def _engine_repair(state: LoopState, interview: Interview, leaving: str) -> list
     try:
         result = repair(state.built.problem, {"loops": [state.entry()]}, loop_key(state.loop.id),
                         interview.round_key, leaving)
-    except RepairError:
+    except (RepairError, ValueError):
         return []
     entry = next((e for e in result.get("loops", []) if e.get("id") == loop_key(state.loop.id)), None)
     if not entry or entry.get("status") != "scheduled":
@@ -233,11 +263,14 @@ def replacement_options(session: Session, interview_id: int, leaving_id: int, *,
     leaving = person_key(leaving_id)
     role = _role_key(seat)
     options = []
-    for key in _candidates(state, {}, interview, leaving):
+    for key, _overrides, freed in _same_time(state, interview, leaving):
         person = state.person(person_id(key))
         why, week, day = _why(state, interview, person, role, interview.start)
-        options.append(SeatOption(person_id(key), person.name, person.timezone, why, week, day))
-    options.sort(key=lambda o: (o.week_load, o.day_load, o.name, o.interviewer_id))
+        if freed:
+            why += f"; gives up their trainee seat in '{freed}'"
+        options.append(SeatOption(person_id(key), person.name, person.timezone, why, week, day, freed))
+    # Least loaded first; a trainee who must give up their seat elsewhere only after everyone else.
+    options.sort(key=lambda o: (bool(o.gives_up), o.week_load, o.day_load, o.name, o.interviewer_id))
     result = ReplacementOptions(interview, seat.interviewer, "assessor" if role == "interviewers" else "trainee",
                                 options)
     if not options:
@@ -259,8 +292,13 @@ def _plan_for(state: LoopState, interview: Interview, leaving_id: int, joining_i
     if plan is None:
         if joining_id is None and seat.role == SeatRole.ASSESSOR:
             raise ValidationFailed("Pick who takes the seat; an assessor seat cannot stay empty.")
-        joining = person_key(joining_id) if joining_id is not None else None
-        return {interview.id: _swap(state.item(interview), _role_key(seat), leaving, joining)}
+        if joining_id is None:
+            return {interview.id: _swap(state.item(interview), _role_key(seat), leaving, None)}
+        for key, overrides, _freed in _same_time(state, interview, leaving):
+            if key == person_key(joining_id):
+                return overrides
+        # Not a valid option (any more): the plain swap, which the re-check then names the broken rule of.
+        return {interview.id: _swap(state.item(interview), _role_key(seat), leaving, person_key(joining_id))}
     overrides = {}
     for change in plan:
         other = state.interviews.get(int(change.get("interview", 0)))

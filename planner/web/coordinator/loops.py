@@ -181,8 +181,9 @@ def _detail(loop_id: int):
 @bp.route("/loops/<int:loop_id>")
 def loop_view(loop_id: int):
     detail = _detail(loop_id)
+    messages = loop_queries.loop_messages(get_session(), loop_id) if detail.loop.status.value != "draft" else []
     return render_template("coordinator/loops/view.html", d=detail, loop=detail.loop,
-                           cancel_form=CancelForm())
+                           cancel_form=CancelForm(), messages=messages, now=utcnow())
 
 
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
@@ -353,3 +354,7 @@ def loop_confirm(loop_id: int):
     flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.",
           "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
+
+
+# The pages that fix a scheduled loop register their routes on the same blueprint.
+from planner.web.coordinator import changes as _changes  # noqa: E402, F401

@@ -1,19 +1,34 @@
-"""The manager blueprint: read-only coverage dashboards (GET only)."""
+"""The manager blueprint: read-only coverage and evidence dashboards (GET only)."""
 
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, render_template, request
+from flask_login import current_user
 
 from planner.core.coverage import matrix_csv
 from planner.core.errors import NotFound
+from planner.db import utcnow
 from planner.queries import coverage as coverage_queries
+from planner.queries.evidence import get_posting_evidence
 from planner.web.dbsession import get_session
-from planner.web.roles import restrict_blueprint
+from planner.web.extensions import login_manager
 
 bp = Blueprint("manager", __name__, url_prefix="/manager")
-restrict_blueprint(bp, "manager")
+#: Pages a coordinator may read too (they run the loops the evidence comes from).
+COORDINATOR_READABLE = {"manager.posting_evidence"}
+
+
+@bp.before_request
+def _require_role():
+    if not current_user.is_authenticated:
+        return login_manager.unauthorized()
+    if current_user.has_role("manager"):
+        return None
+    if request.endpoint in COORDINATOR_READABLE and current_user.has_role("coordinator"):
+        return None
+    abort(403)
 
 
 @bp.route("/")
@@ -42,3 +57,12 @@ def posting_coverage_csv(posting_id: int):
         matrix_csv(view.coverage), mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="coverage-{view.id}-{slug}.csv"'},
     )
+
+
+@bp.route("/postings/<int:posting_id>/evidence")
+def posting_evidence(posting_id: int):
+    try:
+        view = get_posting_evidence(get_session(), posting_id, utcnow())
+    except NotFound:
+        abort(404)
+    return render_template("manager/evidence.html", view=view)

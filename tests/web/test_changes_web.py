@@ -1,0 +1,124 @@
+"""The pages that fix a scheduled loop: replace, reschedule, cancel one interview, change the place."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from changeutil import last_id, outbox
+from loopworld import SETTINGS, World, utc
+from sqlalchemy import select
+
+from planner.models import AuditEntry, Interview, InterviewStatus, SeatStatus
+from planner.services import scheduling
+
+# The web layer uses the real clock: the loop world is far enough in the future (2030).
+NOW = datetime.now(UTC)
+
+
+@pytest.fixture
+def scheduled(db):
+    world = World(db)
+    pool = world.basic_pool()
+    pool["eve"] = world.person("Eve", "Europe/Berlin", {"mentoring": "qualified"}, team="platform",
+                               hours=("09:00", "23:00"), caps=(3, 4))
+    loop = world.loop()
+    db.commit()
+    proposal = scheduling.propose(db, loop.id, now=NOW)
+    assert proposal.scheduled, proposal.reason
+    created = scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW, settings=SETTINGS)
+    return loop, {i.round_key: i for i in created}, pool
+
+
+def _leaving(interview):
+    return next(s.interviewer for s in interview.seats if s.role.value == "assessor")
+
+
+def test_loop_view_offers_fixes_per_interview_and_seat(login, scheduled):
+    """A scheduled loop's view links Replace per seat and Reschedule / Place / Cancel per interview."""
+    client = login("coordinator")
+    loop, rounds, _pool = scheduled
+    html = client.get(f"/coordinator/loops/{loop.id}").get_data(as_text=True)
+    mentor = rounds["mentor"]
+    assert f"/coordinator/interviews/{mentor.id}/replace?leaving={_leaving(mentor).id}" in html
+    assert f"/coordinator/interviews/{mentor.id}/reschedule" in html
+    assert f"/coordinator/interviews/{mentor.id}/cancel" in html
+    assert "Calendar messages" in html
+
+
+def test_replace_page_lists_substitutes_and_replacing_redirects(login, scheduled, db):
+    """GET lists the ranked substitutes with why; POST seats the chosen one and queues the messages."""
+    client = login("coordinator")
+    loop, rounds, pool = scheduled
+    mentor = rounds["mentor"]
+    leaving = _leaving(mentor)
+    joining = pool["eve"] if leaving.name != "Eve" else pool["cleo"]
+    page = client.get(f"/coordinator/interviews/{mentor.id}/replace?leaving={leaving.id}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert f"Use {joining.name}" in html and "qualified in Mentoring" in html
+    mark = last_id(db)
+    response = client.post(f"/coordinator/interviews/{mentor.id}/replace",
+                           data={"leaving": leaving.id, "reason": "declined", "joining": joining.id})
+    assert response.status_code == 302 and response.location.endswith(f"/coordinator/loops/{loop.id}")
+    db.expire_all()
+    seats = {(s.interviewer_id, s.status) for s in db.get(Interview, mentor.id).seats}
+    assert (leaving.id, SeatStatus.REMOVED) in seats and (joining.id, SeatStatus.ACTIVE) in seats
+    assert [m[:3] for m in outbox(db, mentor.id, mark)] == [("reassign", "CANCEL", leaving.email),
+                                                           ("reassign", "REQUEST", joining.email)]
+
+
+def test_replace_with_someone_not_offered_is_refused(login, scheduled, db):
+    """Posting a person who breaks a rule (Ana is already in the loop): 400 with one sentence, nothing written."""
+    client = login("coordinator")
+    loop, rounds, pool = scheduled
+    mentor = rounds["mentor"]
+    mark = last_id(db)
+    response = client.post(f"/coordinator/interviews/{mentor.id}/replace",
+                           data={"leaving": _leaving(mentor).id, "reason": "declined", "joining": pool["ana"].id})
+    assert response.status_code == 400
+    assert "no longer fits" in response.get_data(as_text=True)
+    assert last_id(db) == mark
+
+
+def test_reschedule_cancel_and_place_pages(login, scheduled, db):
+    """Reschedule to a listed start, change the place of all, cancel one: each redirects and is audited."""
+    client = login("coordinator")
+    loop, rounds, _pool = scheduled
+    mentor, tech = rounds["mentor"], rounds["tech"]
+    page = client.get(f"/coordinator/interviews/{mentor.id}/reschedule")
+    assert page.status_code == 200
+    start = scheduling_start = page.get_data(as_text=True).split('<option value="')[1].split('"')[0]
+    response = client.post(f"/coordinator/interviews/{mentor.id}/reschedule",
+                           data={"start": start, "reason": "candidate moved"})
+    assert response.status_code == 302
+    db.expire_all()
+    assert db.get(Interview, mentor.id).start == datetime.fromisoformat(scheduling_start)
+    bad = client.post(f"/coordinator/interviews/{mentor.id}/reschedule",
+                      data={"start": utc(2030, 3, 6, 3, 0).isoformat(), "reason": "x"})
+    assert bad.status_code == 400
+    response = client.post(f"/coordinator/interviews/{tech.id}/place",
+                           data={"location": "", "video_url": "https://meet.example/kim", "scope": "loop"})
+    db.expire_all()
+    assert response.status_code == 302 and loop.video_url == "https://meet.example/kim"
+    bad = client.post(f"/coordinator/interviews/{tech.id}/place",
+                      data={"location": "", "video_url": "ftp://x", "scope": "one"})
+    assert bad.status_code == 400 and "https://" in bad.get_data(as_text=True)
+    response = client.post(f"/coordinator/interviews/{tech.id}/cancel", data={"reason": "Panel unavailable"})
+    assert response.status_code == 302
+    db.expire_all()
+    assert db.get(Interview, tech.id).status == InterviewStatus.CANCELLED
+    html = client.get(f"/coordinator/loops/{loop.id}").get_data(as_text=True)
+    assert "Panel unavailable" in html and "no longer assessed in this loop" in html and "Compiler design" in html
+    actions = set(db.scalars(select(AuditEntry.action)))
+    assert {"interview_rescheduled", "interview_place_changed", "interview_cancelled"} <= actions
+
+
+def test_pages_are_for_coordinators_only(login, scheduled):
+    """A manager gets 403 on the fix pages."""
+    client = login("manager")
+    _loop, rounds, _pool = scheduled
+    mentor = rounds["mentor"]
+    assert client.get(f"/coordinator/interviews/{mentor.id}/reschedule").status_code == 403
+    assert client.post(f"/coordinator/interviews/{mentor.id}/cancel", data={"reason": "x"}).status_code == 403
+    assert client.get("/coordinator/interviews/999999/reschedule").status_code in (403, 404)
