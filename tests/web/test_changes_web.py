@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -122,3 +123,36 @@ def test_pages_are_for_coordinators_only(login, scheduled):
     assert client.get(f"/coordinator/interviews/{mentor.id}/reschedule").status_code == 403
     assert client.post(f"/coordinator/interviews/{mentor.id}/cancel", data={"reason": "x"}).status_code == 403
     assert client.get("/coordinator/interviews/999999/reschedule").status_code in (403, 404)
+
+
+def test_replace_page_offers_a_new_time_and_applies_it(login, db):
+    """Nobody free at that time: the page shows the scheduler's new time and 'Use the new time' applies it."""
+    from planner.models import BusyBlock
+
+    client = login("coordinator")
+    world = World(db)
+    pool = world.basic_pool()
+    loop = world.loop()
+    db.commit()
+    proposal = scheduling.propose(db, loop.id, now=NOW)
+    tech = next(i for i in scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW,
+                                              settings=SETTINGS) if i.round_key == "tech")
+    gus = world.person("Gus", "America/New_York", {"compiler-design": "qualified"}, caps=(3, 6))
+    db.add(BusyBlock(interviewer_id=gus.id, start=tech.start, end=tech.end, summary="Dentist"))
+    db.commit()
+    page = client.get(f"/coordinator/interviews/{tech.id}/replace?leaving={pool['ana'].id}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Use the new time" in html and "in: Gus" in html
+    token = re.search(r'name="plan"[^>]*value="([^"]+)"', html).group(1)
+    old_start, mark = tech.start, last_id(db)
+    tampered = client.post(f"/coordinator/interviews/{tech.id}/replace",
+                           data={"leaving": pool["ana"].id, "reason": "declined", "joining": "plan",
+                                 "plan": token[:-2] + "xx"})
+    assert tampered.status_code == 400 and last_id(db) == mark
+    response = client.post(f"/coordinator/interviews/{tech.id}/replace",
+                           data={"leaving": pool["ana"].id, "reason": "declined", "joining": "plan", "plan": token})
+    assert response.status_code == 302
+    db.expire_all()
+    tech = db.get(Interview, tech.id)
+    assert tech.start != old_start
+    assert ("reassign", "CANCEL", "ana@hire.example") in [m[:3] for m in outbox(db, tech.id, mark)]

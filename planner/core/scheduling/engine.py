@@ -42,9 +42,7 @@ def solve(
     calendars = build_calendars(problem)
     pools = all_pools(problem)
     plans = greedy_plans(problem, calendars)
-    say(
-        f"first-fit: {sum(p.scheduled for p in plans)}/{len(plans)} loops in {perf_counter() - started:.2f} s"
-    )
+    say(f"first-fit: {sum(p.scheduled for p in plans)}/{len(plans)} loops in {perf_counter() - started:.2f} s")
     method, optimal, det_time = "greedy", False, 0.0
     if improve and problem.loops:
         try:

@@ -38,9 +38,7 @@ def explain_unscheduled(
             reason=f"the rounds need {total} minutes but the longest candidate window is {longest} minutes",
             fixes=("lengthen a window or split the loop over two days",),
         )
-    gap = (
-        "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
-    )
+    gap = "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
     return LoopPlan(
         loop_id,

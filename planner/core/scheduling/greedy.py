@@ -177,9 +177,7 @@ def all_pools(problem: Problem) -> dict[str, dict[str, RoundPools]]:
     return {loop.id: {r.id: round_pools(problem, loop, r) for r in loop.rounds} for loop in problem.loops}
 
 
-def greedy_plans(
-    problem: Problem, calendars: dict[str, Calendar], ledger: Ledger | None = None
-) -> list[LoopPlan]:
+def greedy_plans(problem: Problem, calendars: dict[str, Calendar], ledger: Ledger | None = None) -> list[LoopPlan]:
     """First-fit plan of every loop, in input order; unscheduled loops get an empty plan.
 
     :param ledger: seats already taken (e.g. by other loops); it is updated with the new seats.
@@ -237,8 +235,13 @@ def fill_trainee_seats(
     return filled
 
 
-def rebalance(problem: Problem, plans: list[LoopPlan], ledger: Ledger,
-              pools: dict[str, dict[str, RoundPools]], max_rounds: int = 3) -> list[LoopPlan]:
+def rebalance(
+    problem: Problem,
+    plans: list[LoopPlan],
+    ledger: Ledger,
+    pools: dict[str, dict[str, RoundPools]],
+    max_rounds: int = 3,
+) -> list[LoopPlan]:
     """Local search without a solver: swap an assessor for a free, less-loaded one while Σ load² drops.
 
     Every swap keeps coverage, the outside-team rule, caps and "nobody twice in a loop"; times stay.
@@ -257,8 +260,9 @@ def rebalance(problem: Problem, plans: list[LoopPlan], ledger: Ledger,
                     ledger.remove(leaving, interview.start, interview.end, assessor=True)
                     ledger.add(better, interview.start, interview.end, assessor=True)
                     people = tuple(sorted({*interview.interviewers, better} - {leaving}))
-                    interview = Interview(interview.round_id, interview.start, interview.end, people,
-                                          interview.trainees)
+                    interview = Interview(
+                        interview.round_id, interview.start, interview.end, people, interview.trainees
+                    )
                     interviews[pos] = interview
                     plans[index] = LoopPlan(plan.loop_id, tuple(interviews), plan.reason, plan.fixes)
                     changed = True

@@ -100,9 +100,7 @@ def improve(
             group = order[chunk : chunk + REASSIGN_LOOPS]
             if not _time_for(problem, group, deadline):
                 break
-            current, used = _reassign(
-                problem, calendars, current, group, pools, seed, ASSIGN_BUDGET, deadline
-            )
+            current, used = _reassign(problem, calendars, current, group, pools, seed, ASSIGN_BUDGET, deadline)
             spent += used
             steps += 1
         ledger = ledger_of(calendars, current)
@@ -162,16 +160,12 @@ def _time_for(problem: Problem, group: list[int], deadline: float | None) -> boo
     return deadline - perf_counter() > rounds * BUILD_SECONDS_PER_ROUND
 
 
-def _reassign(
-    problem, calendars, plans, group, pools, seed, budget, deadline
-) -> tuple[list[LoopPlan], float]:
+def _reassign(problem, calendars, plans, group, pools, seed, budget, deadline) -> tuple[list[LoopPlan], float]:
     """Re-assign the people of the scheduled loops in ``group`` with every start time kept."""
     scheduled = [n for n in group if plans[n].scheduled]
     if not scheduled:
         return plans, 0.0
-    fixed = {
-        (plans[n].loop_id, i.round_id): (i.start, i.start) for n in scheduled for i in plans[n].interviews
-    }
+    fixed = {(plans[n].loop_id, i.round_id): (i.start, i.start) for n in scheduled for i in plans[n].interviews}
     ledger = ledger_of(calendars, plans)
     for n in scheduled:
         ledger.remove_plan(plans[n])

@@ -118,12 +118,9 @@ def _interviewer(item: Any, where: str, catalogue: frozenset[str] | None) -> Int
         id=ident,
         timezone=zone,
         working_hours=hours,
-        busy=tuple(
-            _span(b, f"{where}.busy[{n}]", inner=False) for n, b in enumerate(_opt_list(obj, "busy", where))
-        ),
+        busy=tuple(_span(b, f"{where}.busy[{n}]", inner=False) for n, b in enumerate(_opt_list(obj, "busy", where))),
         existing=tuple(
-            _span(b, f"{where}.existing[{n}]", inner=False)
-            for n, b in enumerate(_opt_list(obj, "existing", where))
+            _span(b, f"{where}.existing[{n}]", inner=False) for n, b in enumerate(_opt_list(obj, "existing", where))
         ),
         max_per_day=_cap(obj.get("max_per_day"), f"{where}.max_per_day"),
         max_per_week=_cap(obj.get("max_per_week"), f"{where}.max_per_week"),
@@ -151,9 +148,7 @@ def _working_hours(value: Any, where: str) -> WorkingHours:
         for name in names:
             key = name.strip().lower()[:3] if isinstance(name, str) else None
             if key not in WEEKDAYS:
-                raise ProblemError(
-                    f"{where}.days: unknown day {name!r} (use mon, tue, wed, thu, fri, sat, sun)"
-                )
+                raise ProblemError(f"{where}.days: unknown day {name!r} (use mon, tue, wed, thu, fri, sat, sun)")
             picked.add(WEEKDAYS.index(key))
         days = frozenset(picked)
     return WorkingHours(start, end, days)
@@ -172,9 +167,7 @@ def _clock(value: Any, where: str) -> int:
 def _loop(item: Any, where: str, catalogue: frozenset[str] | None) -> Loop:
     obj = _mapping(item, where)
     ident = _id(obj, where)
-    windows = tuple(
-        _span(w, f"{where}.windows[{n}]", inner=True) for n, w in enumerate(_list(obj, "windows", where))
-    )
+    windows = tuple(_span(w, f"{where}.windows[{n}]", inner=True) for n, w in enumerate(_list(obj, "windows", where)))
     if not windows:
         raise ProblemError(f"{where}.windows: a loop needs at least one availability window")
     rounds = _unique(
@@ -221,9 +214,7 @@ def _round(item: Any, where: str, catalogue: frozenset[str] | None) -> Round:
     if not _is_int(outside) or outside < 0:
         raise ProblemError(f"{where}.outside_hiring_team: expected a whole number >= 0, got {outside!r}")
     if outside > count:
-        raise ProblemError(
-            f"{where}.outside_hiring_team: {outside} is more than the round's {count} interviewers"
-        )
+        raise ProblemError(f"{where}.outside_hiring_team: {outside} is more than the round's {count} interviewers")
     trainee = obj.get("trainee", False)
     if not isinstance(trainee, bool):
         raise ProblemError(f"{where}.trainee: expected true or false")
@@ -259,9 +250,7 @@ def _required(obj: Mapping[str, Any], key: str, where: str) -> Any:
 def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
     value = _required(obj, key, where)
     if not isinstance(value, list):
-        raise ProblemError(
-            f"{where}.{key}: expected a list" if where != "problem" else f"{key}: expected a list"
-        )
+        raise ProblemError(f"{where}.{key}: expected a list" if where != "problem" else f"{key}: expected a list")
     return value
 
 

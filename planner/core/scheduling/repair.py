@@ -88,9 +88,7 @@ def substitutes(
     return _substitutes(problem, calendars, ledger_of(calendars, plans), plans, loop_id, round_id, leaving_id)
 
 
-def _substitutes(
-    problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id
-) -> list[Substitute]:
+def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id) -> list[Substitute]:
     index, loop, rnd, interview = _locate(problem, plans, loop_id, round_id, leaving_id)
     as_assessor = leaving_id in interview.interviewers
     ledger.remove(leaving_id, interview.start, interview.end, assessor=as_assessor)
@@ -119,8 +117,7 @@ def _substitutes(
             load = (
                 ledger.assessor_load(person.id, block.week)
                 if as_assessor
-                else ledger.week_seats[(person.id, block.week)]
-                + calendar.existing_per_week.get(block.week, 0)
+                else ledger.week_seats[(person.id, block.week)] + calendar.existing_per_week.get(block.week, 0)
             ) + 1
             cap = person.max_per_week
             local = minute_to_local(interview.start, person.timezone)
@@ -160,18 +157,14 @@ def repair(
     if options or not as_assessor:
         # A declined trainee seat with nobody to fill it is simply left empty.
         replacement = (options[0].interviewer_id,) if options else ()
-        people = tuple(
-            p for p in (interview.interviewers if as_assessor else interview.trainees) if p != leaving_id
-        )
+        people = tuple(p for p in (interview.interviewers if as_assessor else interview.trainees) if p != leaving_id)
         people = tuple(sorted(people + replacement))
         fixed = (
             Interview(interview.round_id, interview.start, interview.end, people, interview.trainees)
             if as_assessor
             else Interview(interview.round_id, interview.start, interview.end, interview.interviewers, people)
         )
-        plans[index] = LoopPlan(
-            loop_id, tuple(fixed if i is interview else i for i in plans[index].interviews)
-        )
+        plans[index] = LoopPlan(loop_id, tuple(fixed if i is interview else i for i in plans[index].interviews))
         return _as_result(problem, calendars, plans, started)
     try:
         plans = _replan(problem, calendars, plans, index, round_id, leaving_id, seed)
@@ -242,9 +235,7 @@ def _as_result(problem: Problem, calendars, plans: list[LoopPlan], started: floa
     ledger = ledger_of(calendars, plans)
     pools = all_pools(problem)
     final = [
-        p
-        if p.scheduled
-        else (p if p.reason else explain_unscheduled(problem, calendars, ledger, pools, p.loop_id))
+        p if p.scheduled else (p if p.reason else explain_unscheduled(problem, calendars, ledger, pools, p.loop_id))
         for p in plans
     ]
     solution = Solution(

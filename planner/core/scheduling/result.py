@@ -33,9 +33,7 @@ class Score:
         return (-self.scheduled, self.load_sum_squares, -self.trainee_seats, self.idle_minutes)
 
 
-def weekly_loads(
-    problem: Problem, plans: tuple[LoopPlan, ...] | list[LoopPlan], calendars: dict[str, Calendar]
-):
+def weekly_loads(problem: Problem, plans: tuple[LoopPlan, ...] | list[LoopPlan], calendars: dict[str, Calendar]):
     """Assessor seats per (interviewer, ISO week), ``existing`` interviews included."""
     loads: Counter = Counter()
     for person_id, calendar in calendars.items():

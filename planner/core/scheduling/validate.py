@@ -88,8 +88,7 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
                 continue
             if person_id in in_loop:
                 errors.append(
-                    f"{where}: {person_id!r} sits twice in the loop (rounds {in_loop[person_id]!r} "
-                    f"and {rnd.id!r})"
+                    f"{where}: {person_id!r} sits twice in the loop (rounds {in_loop[person_id]!r} and {rnd.id!r})"
                 )
             in_loop[person_id] = rnd.id
             seats[person_id].append((start, end, label, person_id in assessors))
@@ -137,8 +136,7 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     outside = sum(1 for person in known if loop.hiring_team is None or person.team != loop.hiring_team)
     if outside < rnd.outside_hiring_team:
         errors.append(
-            f"{label}: {outside} interviewers from outside the hiring team, "
-            f"{rnd.outside_hiring_team} required"
+            f"{label}: {outside} interviewers from outside the hiring team, {rnd.outside_hiring_team} required"
         )
     if trainees and not rnd.trainee:
         errors.append(f"{label}: has a trainee but the round asks for none")
@@ -168,11 +166,7 @@ def _inside_working_hours(person: Interviewer, start: datetime, end: datetime) -
     if local_end.date() == local_start.date():
         return _local_minutes(local_end) <= hours.end
     # Only an end exactly at the next local midnight can belong to the same working day ("24:00").
-    return (
-        (local_end.date() - local_start.date()).days == 1
-        and _local_minutes(local_end) == 0
-        and hours.end == 1440
-    )
+    return (local_end.date() - local_start.date()).days == 1 and _local_minutes(local_end) == 0 and hours.end == 1440
 
 
 def _check_person(person: Interviewer, person_seats: list) -> list[str]:
