@@ -62,5 +62,6 @@ def get_overview(session: Session, *, now: datetime) -> Overview:
         outbox_failed=outbox.get(OutboxState.FAILED, 0),
         ready_to_promote=list_ready(session, now=now),
         postings_needing_attention=attention,
-        next_interviews=tuple((row.start, row.round_name, names.get(row.candidate_id, ""), row.id) for row in next_rows),
+        next_interviews=tuple(
+            (row.start, row.round_name, names.get(row.candidate_id, ""), row.id) for row in next_rows),
     )
