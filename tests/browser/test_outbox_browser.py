@@ -34,7 +34,7 @@ def test_coordinator_resends_a_failed_message_and_downloads_eml(page, live_db):
     """The failed tab shows the reason; Resend moves it back to pending; the .eml downloads."""
     failed_id = _queue_with_one_failure(live_db)
     sign_in(page, "coordinator@demo.test")
-    page.get_by_role("link", name="Outbox").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Outbox").click()
     assert page.locator("#no-smtp").is_visible()
     screenshot(page, "outbox-all")
     page.get_by_role("link", name="Failed").click()

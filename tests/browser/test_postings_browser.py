@@ -27,7 +27,7 @@ DEMO_TITLE = "Senior ML Compiler Engineer, Neuron"
 def test_posting_list_and_demo_posting_page(page):
     """The list shows the demo posting; its page shows accepted competencies and highlighted evidence."""
     sign_in(page, "coordinator@demo.test")
-    page.get_by_role("link", name="Postings", exact=True).click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Postings", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Postings")
     screenshot(page, "postings-list")
     page.get_by_role("link", name=DEMO_TITLE).click()

@@ -150,7 +150,7 @@ def test_qualification_editor_add_change_remove(coordinator, db):
     assert db.scalar(select(Qualification.level)).value == "qualified"
     coordinator.post(f"{base}/{comp.id}/remove")
     assert db.scalar(select(func.count(Qualification.id))) == 0
-    page = coordinator.post(base, data={"competency_id": "999", "level": "shadow"}, follow_redirects=True)
+    page = coordinator.post(base, data={"competency_id": "999999", "level": "shadow"}, follow_redirects=True)
     assert "Pick a competency and a level" in page.get_data(as_text=True)
 
 

@@ -78,3 +78,10 @@ def test_large_inputs_report_progress_on_stderr(tmp_path):
     assert outcome.exit_code == 0
     assert "first-fit:" in outcome.stderr
     assert len(json.loads(outcome.stdout)["loops"]) == 30
+
+
+def test_unwritable_output_is_reported(tmp_path):
+    """An -o path in a missing folder gives one sentence and exit 2 instead of a traceback."""
+    outcome = _run(tmp_path, json.dumps(DOC).encode(), "-o", str(tmp_path / "missing" / "result.json"))
+    assert outcome.exit_code == 2
+    assert "cannot write the result" in outcome.stderr

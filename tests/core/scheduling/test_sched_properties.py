@@ -3,6 +3,7 @@
 import copy
 from datetime import datetime, timedelta
 
+import pytest
 from core.scheduling.schedbuild import random_problem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -144,3 +145,14 @@ def test_validator_checks_working_hours_busy_and_caps():
     assert any("outside the working hours of 'p'" in e for e in errors)
     assert any("busy block" in e for e in errors)
     assert any("over the daily cap 1" in e for e in errors)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_neighbourhood_search_results_are_valid(seed):
+    """Problems larger than one neighbourhood go through re-assignment and LNS steps and stay valid."""
+    prob = load_problem(random_problem(100 + seed, people=14, loops=16, dst_week=bool(seed % 2)))
+    solution = solve(prob, seed=seed)
+    result = solution_to_dict(solution)
+    assert validate(prob, result) == []
+    greedy = solution_to_dict(solve(prob, improve=False))
+    assert result["stats"]["scheduled"] >= greedy["stats"]["scheduled"]
