@@ -64,7 +64,10 @@ def schedule_command(problem_file: Path, output: Path | None, seed: int, time_li
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _fail(f"{output}: cannot write the result ({exc.strerror or exc})")
 
 
 if __name__ == "__main__":  # pragma: no cover - lets the command run before it is registered

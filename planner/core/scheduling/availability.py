@@ -136,10 +136,23 @@ def horizon_of(problem: Problem) -> Span:
     return Span(min(w.start for w in windows), max(w.end for w in windows))
 
 
+_last_built: tuple[Problem | None, dict[str, Calendar]] = (None, {})
+
+
 def build_calendars(problem: Problem) -> dict[str, Calendar]:
-    """Calendars of the whole pool, keyed by interviewer id."""
+    """Calendars of the whole pool, keyed by interviewer id.
+
+    The last problem's calendars are kept: a ``Problem`` never changes, and interactive calls
+    (substitutes after a decline) on the same problem then skip the time-zone arithmetic.
+    """
+    global _last_built
+    last = _last_built  # one read: another thread may replace the pair meanwhile
+    if last[0] is problem:
+        return last[1]
     horizon = horizon_of(problem)
-    return {person.id: build_calendar(person, horizon) for person in problem.interviewers}
+    calendars = {person.id: build_calendar(person, horizon) for person in problem.interviewers}
+    _last_built = (problem, calendars)
+    return calendars
 
 
 def grid_starts(lo: int, hi: int, minutes: int, slot: int) -> range:

@@ -13,7 +13,7 @@ from planner.core.scheduling.problem import LoopPlan, Problem, Solution
 from planner.core.scheduling.result import score
 
 #: Without an explicit time limit, the wall clock only guards against a runaway solve.
-SAFETY_SECONDS = 120.0
+SAFETY_SECONDS = 300.0
 #: Above this many rounds, progress lines are worth printing.
 LARGE_ROUNDS = 100
 

@@ -25,13 +25,26 @@ class RoundPools:
     trainees: tuple[Interviewer, ...]
 
 
-def round_pools(problem: Problem, loop: Loop, rnd: Round) -> RoundPools:
+def round_pools(problem: Problem, loop: Loop, rnd: Round, index: dict[str, tuple] | None = None) -> RoundPools:
     """Qualified assessors (in any of the round's competencies) and eligible trainees, in pool order."""
-    assessors = tuple(p for p in problem.interviewers if any(p.is_qualified(c) for c in rnd.competencies))
-    trainees = ()
+    index = index if index is not None else _skill_index(problem)
+    qualified = {p.id for c in rnd.competencies for p in index.get(c, ((), ()))[0]}
+    assessors = tuple(p for p in problem.interviewers if p.id in qualified)
+    trainees: tuple[Interviewer, ...] = ()
     if rnd.trainee:
-        trainees = tuple(p for p in problem.interviewers if any(p.is_trainee_in(c) for c in rnd.competencies))
+        learning = {p.id for c in rnd.competencies for p in index.get(c, ((), ()))[1]}
+        trainees = tuple(p for p in problem.interviewers if p.id in learning)
     return RoundPools(assessors, trainees)
+
+
+def _skill_index(problem: Problem) -> dict[str, tuple[list[Interviewer], list[Interviewer]]]:
+    """competency -> (qualified people, trainees), so pools need not scan the whole pool per round."""
+    index: dict[str, tuple[list[Interviewer], list[Interviewer]]] = {}
+    for person in problem.interviewers:
+        for competency in person.skills:
+            qualified, learning = index.setdefault(competency, ([], []))
+            (qualified if person.is_qualified(competency) else learning).append(person)
+    return index
 
 
 def pick_panel(
@@ -174,7 +187,8 @@ def loop_difficulty(loop: Loop, pools: dict[str, RoundPools]) -> tuple:
 
 def all_pools(problem: Problem) -> dict[str, dict[str, RoundPools]]:
     """Round pools of every loop: ``{loop_id: {round_id: RoundPools}}``."""
-    return {loop.id: {r.id: round_pools(problem, loop, r) for r in loop.rounds} for loop in problem.loops}
+    index = _skill_index(problem)
+    return {loop.id: {r.id: round_pools(problem, loop, r, index) for r in loop.rounds} for loop in problem.loops}
 
 
 def greedy_plans(problem: Problem, calendars: dict[str, Calendar], ledger: Ledger | None = None) -> list[LoopPlan]:

@@ -28,7 +28,7 @@ ASSIGN_BUDGET = 1.0
 #: Default ceiling of deterministic seconds, so a week of hundreds of loops still ends in minutes.
 MAX_BUDGET = 10.0
 #: Python seconds to build a model, per round in it: a step is not started when the time left is shorter.
-BUILD_SECONDS_PER_ROUND = 0.004
+BUILD_SECONDS_PER_ROUND = 0.01
 #: Loops per fixed-time re-assignment model (bigger models cost more to build than they gain).
 REASSIGN_LOOPS = 60
 #: Up to this many loops the whole problem is one neighbourhood.
