@@ -14,8 +14,8 @@ from planner.core.scheduling.result import score
 
 #: Without an explicit time limit, the wall clock only guards against a runaway solve.
 SAFETY_SECONDS = 300.0
-#: Above this many rounds, progress lines are worth printing.
-LARGE_ROUNDS = 100
+#: Share of the wall-clock limit the optimiser may use.
+FINISH_SHARE = 0.85
 
 
 def solve(
@@ -37,7 +37,8 @@ def solve(
     :param budget: deterministic seconds for the optimiser (None: sized from the problem).
     """
     started = perf_counter()
-    deadline = started + (time_limit if time_limit is not None else SAFETY_SECONDS)
+    # The optimiser stops early enough to leave time for filling trainee seats and explaining leftovers.
+    deadline = started + FINISH_SHARE * (time_limit if time_limit is not None else SAFETY_SECONDS)
     say = progress or (lambda _line: None)
     calendars = build_calendars(problem)
     pools = all_pools(problem)

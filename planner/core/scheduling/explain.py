@@ -60,6 +60,11 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
             )
             return f"no one is qualified in '{competency}'", [fix]
     starts = [g * slot for w in loop.windows for g in grid_starts(w.start, w.end, rnd.minutes, slot)]
+    if not starts:
+        return (
+            f"it lasts {rnd.minutes} minutes but no candidate window holds that on the {slot}-minute grid",
+            ["lengthen a candidate window"],
+        )
     with_time = [p for p in pools.assessors if _has_working_time(calendars[p.id], starts, rnd.minutes)]
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in with_time):

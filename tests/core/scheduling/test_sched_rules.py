@@ -110,9 +110,7 @@ def test_trainee_seat_filled_when_possible_and_counted_in_caps():
 
 def test_max_gap_between_rounds():
     """Two interviewers free 09-10 and 12-13 cannot make a loop with at most 60 minutes between rounds."""
-    morning = person(
-        "m", {"x": "qualified"}, busy=[{"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T17:00:00Z"}]
-    )
+    morning = person("m", {"x": "qualified"}, busy=[{"start": "2026-12-07T10:00:00Z", "end": "2026-12-07T17:00:00Z"}])
     noon = person(
         "n",
         {"y": "qualified"},
@@ -195,9 +193,31 @@ def test_nobody_qualified_gives_a_reason_not_an_error():
 def test_single_loop_answer_is_proven_optimal():
     """A one-loop problem is solved whole, so the engine reports a proven optimum."""
     people = [person(f"p{n}", {"x": "qualified", "y": "shadow"}) for n in range(4)]
-    prob = load_problem(problem(people, [loop("c", [rnd("r", ["x"], trainee=True), rnd("s", ["x"])],
-                                               [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
+    prob = load_problem(
+        problem(
+            people,
+            [
+                loop(
+                    "c",
+                    [rnd("r", ["x"], trainee=True), rnd("s", ["x"])],
+                    [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")],
+                )
+            ],
+        )
+    )
     solution = solve(prob)
     assert solution.optimal is True
     assert solution.method == "cp-sat"
     assert validate(prob, solution_to_dict(solution)) == []
+
+
+def test_window_shorter_than_a_round_is_explained():
+    """A round longer than every candidate window is reported as such, with the fix to lengthen a window."""
+    result = _solve(
+        problem(
+            [person("p", {"x": "qualified"})],
+            [loop("c", [rnd("r", ["x"], minutes=90)], [("2026-12-07T09:00:00Z", "2026-12-07T10:00:00Z")])],
+        )
+    )
+    assert result["loops"][0]["reason"].startswith("round 'r': it lasts 90 minutes but no candidate window")
+    assert result["loops"][0]["fixes"] == ["lengthen a candidate window"]
