@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from planner.core.coverage import (
@@ -24,16 +24,14 @@ from planner.core.coverage import (
 from planner.core.errors import NotFound, ValidationFailed
 from planner.models import (
     Competency,
-    Interviewer,
     Loop,
     PlanVersion,
     Posting,
     PostingCompetency,
-    Qualification,
     Round,
     SelectionState,
-    TrainingLevel,
 )
+from planner.queries.coverage import load_bench, snapshot_plan
 from planner.services.audit import record
 
 #: Audit action written when a coordinator schedules despite an uncovered must-have.
@@ -93,39 +91,13 @@ def working_plan(session: Session, posting_id: int) -> list[RoundPlan]:
     ]
 
 
-def snapshot_plan(snapshot: Sequence[dict]) -> list[RoundPlan]:
-    """A published version's snapshot as core round plans."""
-    return [
-        RoundPlan(
-            key=item["key"], name=item["name"], kind=item["kind"], minutes=item["minutes"],
-            interviewers=item.get("interviewers", 1),
-            competencies=tuple(RoundCompetency(c["slug"], c["focus"]) for c in item.get("competencies", [])),
-            focus_questions=tuple(item.get("focus_questions", [])),
-            seat_rules=SeatRules(min_outside_team=item.get("min_outside_team", 0),
-                                 max_trainees=item.get("max_trainees", 1)),
-        )
-        for item in snapshot
-    ]
-
-
 def bench(session: Session, slugs: Sequence[str] | None = None) -> dict[str, BenchEntry]:
     """Bench depth per competency slug: active interviewers qualified, and in training (one query)."""
-    query = (
-        select(Competency.slug, Qualification.level, func.count(Qualification.id))
-        .join(Qualification, Qualification.competency_id == Competency.id)
-        .join(Interviewer, Interviewer.id == Qualification.interviewer_id)
-        .where(Interviewer.active.is_(True))
-        .group_by(Competency.slug, Qualification.level)
-    )
-    if slugs is not None:
-        query = query.where(Competency.slug.in_(list(slugs)))
-    qualified: dict[str, int] = {}
-    training: dict[str, int] = {}
-    for slug, level, count in session.execute(query):
-        target = qualified if level == TrainingLevel.QUALIFIED else training
-        target[slug] = target.get(slug, 0) + count
-    return {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
-            for slug in qualified.keys() | training.keys()}
+    found = load_bench(session)
+    if slugs is None:
+        return found
+    wanted = set(slugs)
+    return {slug: entry for slug, entry in found.items() if slug in wanted}
 
 
 def posting_coverage(session: Session, posting_id: int, *, version_id: int | None = None) -> Coverage:
