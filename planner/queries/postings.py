@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
+from planner.core.extraction.sentences import display_breaks
 from planner.models import (
     Competency,
     Evidence,
@@ -117,6 +118,7 @@ class Part:
 
     text: str
     phrase: bool = False
+    break_before: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +129,7 @@ class Segment:
     evidence: bool = False
     anchor: str = ""
     names: tuple[str, ...] = ()
+    break_before: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +201,11 @@ def _anchor(start: int) -> str:
 def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
     """The posting text cut into plain and evidence segments (sentences marked, phrases inside emphasised).
 
-    Evidence whose offsets no longer match the text (the text changed since) is left out.
+    Evidence whose offsets no longer match the text (the text changed since) is left out. Segments and
+    parts that start where the text lost a line break (glued headings, bullets) are flagged
+    ``break_before`` so the page can show the posting as its author laid it out.
     """
+    breaks = set(display_breaks(text))
     sentences: dict[tuple[int, int], tuple[set, list]] = {}
     for item, name in evidence:
         if not (0 <= item.start < item.end <= len(text)) or text[item.start : item.end] != item.sentence:
@@ -212,14 +218,19 @@ def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
         if start < cursor:  # overlapping sentences cannot happen with one splitter; keep the first
             continue
         if start > cursor:
-            segments.append(Segment((Part(text[cursor:start]),)))
-        segments.append(
-            Segment(split_parts(text[start:end], spans), True, _anchor(start), tuple(sorted(names)))
-        )
+            segments.append(Segment(_plain_parts(text, cursor, start, breaks)))
+        segments.append(Segment(split_parts(text[start:end], spans), True, _anchor(start), tuple(sorted(names)),
+                                break_before=start in breaks))
         cursor = end
     if cursor < len(text):
-        segments.append(Segment((Part(text[cursor:]),)))
+        segments.append(Segment(_plain_parts(text, cursor, len(text), breaks)))
     return segments
+
+
+def _plain_parts(text: str, start: int, end: int, breaks: set[int]) -> tuple[Part, ...]:
+    """Plain text from ``start`` to ``end``, cut where a line break was lost."""
+    cuts = [start, *sorted(b for b in breaks if start < b < end), end]
+    return tuple(Part(text[lo:hi], break_before=lo in breaks) for lo, hi in zip(cuts, cuts[1:], strict=False))
 
 
 def _view(pc: PostingCompetency, text: str) -> SelectionView:

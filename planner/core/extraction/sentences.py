@@ -136,3 +136,32 @@ def _trimmed(text: str, start: int, end: int, section: Section | None) -> list[S
         for s, e in pieces
         if e > s and any(ch.isalnum() for ch in text[s:e])
     ]
+
+
+def display_breaks(text: str) -> list[int]:
+    """Offsets where a reader would expect a new line that the text itself lacks.
+
+    Postings copied from web pages often lose their line breaks: headings, bullets and paragraphs run
+    together ("...engineers.A day in the lifeYou start..."). Each offset returned starts a heading, a
+    bullet, or a sentence glued to the previous one, and is not already preceded by a line break.
+    """
+    starts = {start for start, _end, _kind in find_headings(text)}
+    starts.update(end for _start, end, _kind in find_headings(text))
+    for sentence in split_sentences(text):
+        glued = sentence.start > 0 and not text[sentence.start - 1].isspace()
+        if sentence.bullet or glued:
+            starts.add(sentence.start)
+    kept: list[int] = []
+    for offset in sorted(s for s in starts if 0 < s < len(text) and not _starts_a_line(text, s)):
+        # A heading's end and the bullet after it ("responsibilities- Design") make one break, not two.
+        if not kept or offset - kept[-1] > 3:
+            kept.append(offset)
+    return kept
+
+
+def _starts_a_line(text: str, offset: int) -> bool:
+    """Whether ``offset`` already begins a line (only bullet marks before it) or sits at a line's end."""
+    if text[offset] in "\r\n":
+        return True
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text[line_start:offset].strip(" \t-\u2022*\u2013\u2014:") == ""
