@@ -75,7 +75,9 @@ class ModelBuilder:
         self.pieces: dict[str, tuple[list[FreeBlock], list[int]]] = {}
         self.scheduled: dict[str, object] = {}
         self.rounds: dict[tuple[str, str], RoundVars] = {}
-        self.person_intervals: dict[str, list] = defaultdict(list)
+        # (person, local day) -> [(loop id, optional interval)]: seats on different local days never
+        # overlap, and one loop's seats of a person are already exclusive (at most one per loop).
+        self.person_intervals: dict[tuple[str, int], list] = defaultdict(list)
         self.spans: dict[str, tuple] = {}
         self.gap_vars: dict[str, tuple] = {}
 
@@ -182,7 +184,7 @@ class ModelBuilder:
                 interval = model.new_optional_fixed_size_interval_var(
                     self.slot * rv.start, rnd.minutes, var, f"i[{var.name}]"
                 )
-                self.person_intervals[option.person_id].append(interval)
+                self.person_intervals[(option.person_id, option.day)].append((loop.id, interval))
         model.add(sum(v for _, v in assessors) == rnd.interviewers * present)
         for competency in rnd.competencies:
             holders = [v for o, v in assessors if self.problem_person(o.person_id).is_qualified(competency)]
@@ -265,9 +267,9 @@ class ModelBuilder:
                 week_rooms[(person_id, week)] = room
                 if len(seats) > room:
                     model.add(sum(seats) <= room)
-        for intervals in self.person_intervals.values():
-            if len(intervals) > 1:
-                model.add_no_overlap(intervals)
+        for seats in self.person_intervals.values():
+            if len({loop_id for loop_id, _ in seats}) > 1:
+                model.add_no_overlap([interval for _, interval in seats])
         terms = []
         self.load_units: dict[tuple[str, Week], list] = {}
         for key, seats in sorted(assessor_week.items()):

@@ -8,11 +8,14 @@ the same path. A wall-clock deadline exists only as a safety net.
 from __future__ import annotations
 
 import random
+import threading
+from bisect import bisect_left
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
 
-from planner.core.scheduling.availability import Calendar
+from planner.core.scheduling.availability import Calendar, Week
 from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import ledger_of
@@ -31,6 +34,8 @@ MAX_BUDGET = 10.0
 BUILD_SECONDS_PER_ROUND = 0.01
 #: Loops per fixed-time re-assignment model (bigger models cost more to build than they gain).
 REASSIGN_LOOPS = 60
+#: Independent parts improved at once (one CP-SAT worker each; the target machine has 2 cores).
+PARALLEL_PARTS = 2
 #: Up to this many loops the whole problem is one neighbourhood.
 MONOLITHIC_LOOPS = 12
 
@@ -73,18 +78,115 @@ def improve(
 ) -> LnsOutcome:
     """Improve ``plans`` (input order) neighbourhood by neighbourhood until no step helps or budgets end.
 
+    Loops that cannot share a person's week (no common (person, ISO week) among the people and days
+    they could use) are independent: no cap, overlap or load term links them. Each such component is
+    improved on its own, on its own thread when there are several (CP-SAT releases the GIL), and the
+    answers merge exactly, so the result is the same as running the components one after the other.
+
     :param budget: total deterministic seconds for all CP-SAT calls (None: sized from the problem).
     :param deadline: ``perf_counter()`` value after which no new step starts (safety net).
     """
-    loops = problem.loops
-    count = len(loops)
+    count = len(problem.loops)
     if count == 0:
         return LnsOutcome(list(plans), 0.0, True, 0)
+    components = independent_components(problem, calendars, pools)
+    if len(components) == 1:
+        return _improve_part(problem, calendars, plans, pools, components[0], seed, budget, deadline, progress)
+    if budget is None:
+        budget = _default_budget(count)
+    shares = [budget * len(part) / count for part in components]
+    if progress is not None:
+        lock = threading.Lock()
+        inner = progress
+
+        def progress(line: str) -> None:
+            with lock:
+                inner(line)
+
+        progress(f"improve: {len(components)} independent parts of {[len(p) for p in components]} loops")
+    workers = min(len(components), PARALLEL_PARTS)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        # Biggest parts first, so the longest chain starts at once.
+        order = sorted(range(len(components)), key=lambda k: (-len(components[k]), k))
+        futures = {
+            k: pool.submit(
+                _improve_part, problem, calendars, plans, pools, components[k], seed, shares[k], deadline, progress
+            )
+            for k in order
+        }
+        outcomes = [futures[k].result() for k in range(len(components))]
+    current = list(plans)
+    for part, outcome in zip(components, outcomes, strict=True):
+        for n in part:
+            current[n] = outcome.plans[n]
+    return LnsOutcome(
+        current,
+        sum(o.deterministic_time for o in outcomes),
+        all(o.proven_optimal for o in outcomes),
+        sum(o.steps for o in outcomes),
+    )
+
+
+def independent_components(
+    problem: Problem, calendars: dict[str, Calendar], pools: dict[str, dict[str, RoundPools]]
+) -> list[list[int]]:
+    """Loop indices grouped so that no two groups can seat the same person in the same ISO week.
+
+    Days belong to one week, so groups also never share a (person, local day) cap or a free block:
+    a plan change in one group changes nothing another group's model sees.
+    """
+    loops = problem.loops
+    parent = list(range(len(loops)))
+
+    def find(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    owner: dict[tuple[str, Week], int] = {}
+    for n, loop in enumerate(loops):
+        people = {
+            person.id
+            for round_pools in pools[loop.id].values()
+            for person in (*round_pools.assessors, *round_pools.trainees)
+        }
+        for person_id in sorted(people):
+            calendar = calendars[person_id]
+            blocks, starts = calendar.blocks, calendar.block_starts
+            for window in loop.windows:
+                index = bisect_left(starts, window.end) - 1
+                while index >= 0 and blocks[index].end > window.start:
+                    key = (person_id, blocks[index].week)
+                    other = owner.setdefault(key, n)
+                    if other != n:
+                        parent[find(n)] = find(other)
+                    index -= 1
+    groups: dict[int, list[int]] = {}
+    for n in range(len(loops)):
+        groups.setdefault(find(n), []).append(n)
+    return sorted(groups.values(), key=lambda group: group[0])
+
+
+def _improve_part(
+    problem: Problem,
+    calendars: dict[str, Calendar],
+    plans: list[LoopPlan],
+    pools: dict[str, dict[str, RoundPools]],
+    part: list[int],
+    seed: int,
+    budget: float | None,
+    deadline: float | None,
+    progress: Callable[[str], None] | None,
+) -> LnsOutcome:
+    """The LNS over the loops ``part`` (indices into ``problem.loops``); other loops stay as they are."""
+    loops = problem.loops
+    count = len(part)
     # Small problems are solved whole, so the answer is proven optimal when the solver says so.
     size = count if count <= MONOLITHIC_LOOPS else NEIGHBOURHOOD_LOOPS
     if budget is None:
-        budget = min(MAX_BUDGET, max(4 * STEP_BUDGET, STEP_BUDGET * 2 * -(-count // size)))
-    order = sorted(range(count), key=lambda n: (min(w.start for w in loops[n].windows), n))
+        budget = _default_budget(count)
+    order = sorted(part, key=lambda n: (min(w.start for w in loops[n].windows), n))
     ledger = ledger_of(calendars, plans)
     current = list(plans)
     spent = 0.0
@@ -150,6 +252,12 @@ def improve(
         if stale_passes >= 1:
             break
     return LnsOutcome(current, spent, proven, steps)
+
+
+def _default_budget(count: int) -> float:
+    """Deterministic seconds for ``count`` loops: two passes of full steps, within the floor and ceiling."""
+    size = count if count <= MONOLITHIC_LOOPS else NEIGHBOURHOOD_LOOPS
+    return min(MAX_BUDGET, max(4 * STEP_BUDGET, STEP_BUDGET * 2 * -(-count // size)))
 
 
 def _time_for(problem: Problem, group: list[int], deadline: float | None) -> bool:
