@@ -74,11 +74,16 @@ def solve_neighbourhood(
     main_expr = sum(c * v for c, v in main)
     model.maximize(main_expr)
     hint = _hint_values(builder, hints, stays)
-    for var, value in hint.items():
-        model.add_hint(var, value)
+    # Same proto as ``add_hint`` per variable (all are positive new variables), without a Python call each.
+    proto_hint = model.proto.solution_hint
+    proto_hint.vars.extend([var.index for var in hint])
+    proto_hint.values.extend([int(value) for value in hint.values()])
     hint_main = sum(c * hint.get(v, 0) for c, v in main)
 
-    first = _run(builder, seed, deterministic_time * 0.8, wall_time, presolve=fixed_starts is not None)
+    # Fixed-time re-assignment: no presolve either (same optima, about half the time on the 16- and
+    # 24-loop parts of the hiring event), but default branching (LP branching was slower there).
+    reassign = fixed_starts is not None
+    first = _run(builder, seed, deterministic_time * 0.8, wall_time, lp_search=not reassign)
     if first.status_name not in ("OPTIMAL", "FEASIBLE") or first.objective <= hint_main:
         # Nothing better on the tiers above idle time: keep the current plans untouched, which also
         # keeps reruns stable and skips the timing pass.
@@ -87,7 +92,7 @@ def solve_neighbourhood(
     det = first.deterministic_time
     solution = first.values
     status = first.status_name
-    if idle:
+    if idle and not _all_fixed(builder):
         # Idle time only re-times rounds: every seat keeps its person and local day, so loads, caps
         # and trainee seats cannot change and the small timing model is usually proven fast.
         model.add(main_expr >= best_main)
@@ -98,8 +103,9 @@ def solve_neighbourhood(
                         model.add(var == first.values[var.index])
         model.minimize(sum(c * v for c, v in idle))
         model.clear_hints()
-        for index, value in enumerate(first.values):
-            model.add_hint(model.get_int_var_from_proto_index(index), value)
+        proto_hint = model.proto.solution_hint
+        proto_hint.vars.extend(range(len(first.values)))
+        proto_hint.values.extend(first.values)
         second = _run(builder, seed, min(IDLE_BUDGET, max(0.02, deterministic_time - det)), wall_time, presolve=True)
         det += second.deterministic_time
         if second.status_name in ("OPTIMAL", "FEASIBLE"):
@@ -118,11 +124,26 @@ class _Run:
     deterministic_time: float
 
 
-def _run(builder: ModelBuilder, seed: int, deterministic_time: float, wall_time: float, presolve: bool = False) -> _Run:
+def _all_fixed(builder: ModelBuilder) -> bool:
+    """Whether every round of the model has one possible start (then idle time cannot change)."""
+    return all(
+        (key in builder.fixed_starts and builder.fixed_starts[key][0] == builder.fixed_starts[key][1])
+        for key in builder.rounds
+    )
+
+
+def _run(
+    builder: ModelBuilder,
+    seed: int,
+    deterministic_time: float,
+    wall_time: float,
+    presolve: bool = False,
+    lp_search: bool = True,
+) -> _Run:
     """One deterministic single-worker solve.
 
-    ``presolve`` is for the models whose timing is fixed (re-assignment at fixed times, the idle-time
-    pass): presolve shrinks them a lot. The 8-loop neighbourhoods run without it: on the 40-loop
+    ``presolve`` is for the idle-time pass (timing only, with every seat fixed): presolve shrinks it a
+    lot. The fixed-time re-assignment and the 8-loop neighbourhoods run without it: on the 40-loop
     benchmark their presolve cost 0.1 s each and weakened the LP, so steps ended FEASIBLE at the budget
     where the unpresolved model is proven OPTIMAL in a fifth of the time.
     """
@@ -137,7 +158,7 @@ def _run(builder: ModelBuilder, seed: int, deterministic_time: float, wall_time:
     params.add_mir_cuts = False
     params.add_zero_half_cuts = False
     params.cp_model_presolve = presolve
-    if not presolve:
+    if not presolve and lp_search:
         # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
         # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
         params.search_branching = builder.cp.LP_SEARCH

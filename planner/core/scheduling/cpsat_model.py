@@ -126,17 +126,16 @@ class ModelBuilder:
         for rnd in loop.rounds:
             pools: RoundPools = self.pools[loop.id][rnd.id]
             rv = RoundVars(loop, rnd, None)
+            seen: dict[tuple[str, int], Option] = {}
             for role, people in (("a", pools.assessors), ("t", pools.trainees)):
                 for person in people:
                     if (loop.id, rnd.id, person.id) in self.banned:
                         continue
                     for option in self._options(loop, rnd, person.id):
-                        existing = next(
-                            (o for o in rv.options if o.person_id == person.id and o.day == option.day), None
-                        )
+                        existing = seen.get((person.id, option.day))
                         if existing is None:
                             rv.options.append(option)
-                            existing = option
+                            existing = seen[(person.id, option.day)] = option
                         var = model.new_bool_var(f"{role}[{loop.id},{rnd.id},{person.id},{option.day}]")
                         if role == "a":
                             existing.assessor = var

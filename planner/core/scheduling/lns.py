@@ -36,6 +36,8 @@ BUILD_SECONDS_PER_ROUND = 0.01
 REASSIGN_LOOPS = 60
 #: Independent parts improved at once (one CP-SAT worker each; the target machine has 2 cores).
 PARALLEL_PARTS = 2
+#: Deterministic seconds kept in reserve before a step is solved ahead (a step may overrun its budget a bit).
+SPECULATION_MARGIN = 0.5
 #: Up to this many loops the whole problem is one neighbourhood.
 MONOLITHIC_LOOPS = 12
 
@@ -90,8 +92,9 @@ def improve(
     if count == 0:
         return LnsOutcome(list(plans), 0.0, True, 0)
     components = independent_components(problem, calendars, pools)
+    cores = _Cores(PARALLEL_PARTS)
     if len(components) == 1:
-        return _improve_part(problem, calendars, plans, pools, components[0], seed, budget, deadline, progress)
+        return _improve_part(problem, calendars, plans, pools, components[0], seed, budget, deadline, progress, cores)
     if budget is None:
         budget = _default_budget(count)
     shares = [budget * len(part) / count for part in components]
@@ -110,7 +113,17 @@ def improve(
         order = sorted(range(len(components)), key=lambda k: (-len(components[k]), k))
         futures = {
             k: pool.submit(
-                _improve_part, problem, calendars, plans, pools, components[k], seed, shares[k], deadline, progress
+                _improve_part,
+                problem,
+                calendars,
+                plans,
+                pools,
+                components[k],
+                seed,
+                shares[k],
+                deadline,
+                progress,
+                cores,
             )
             for k in order
         }
@@ -178,8 +191,26 @@ def _improve_part(
     budget: float | None,
     deadline: float | None,
     progress: Callable[[str], None] | None,
+    cores: _Cores | None = None,
 ) -> LnsOutcome:
     """The LNS over the loops ``part`` (indices into ``problem.loops``); other loops stay as they are."""
+    cores = cores or _Cores(PARALLEL_PARTS)
+    cores.take()
+    pending: list[_Ahead] = []
+    try:
+        return _improve_part_on(
+            problem, calendars, plans, pools, part, seed, budget, deadline, progress, cores, pending
+        )
+    finally:
+        cores.release()
+        # Steps solved ahead and not used: wait for them, so no solver thread outlives the call.
+        for ahead in pending:
+            ahead.thread.join()
+
+
+def _improve_part_on(
+    problem, calendars, plans, pools, part, seed, budget, deadline, progress, cores, pending
+) -> LnsOutcome:
     loops = problem.loops
     count = len(part)
     # Small problems are solved whole, so the answer is proven optimal when the solver says so.
@@ -213,23 +244,22 @@ def _improve_part(
         groups = _neighbourhoods(problem, order, size, shift, rng if pass_number >= 2 else None)
         improved_any = False
         all_optimal = True
-        for group in groups:
+        index = 0
+        while index < len(groups):
+            group = groups[index]
             if spent >= budget or not _time_for(problem, group, deadline):
                 return LnsOutcome(current, spent, False, steps)
-            group_loops = [loops[n] for n in group]
+            # When a core is idle (the other part is done), solve the next group at the same time, on
+            # the plan as it is now. That answer is exactly what the next step would give if this step
+            # changes nothing and the next step would get the same budget; otherwise it is thrown away
+            # and the next step runs as usual. So the result never depends on thread timing.
+            ahead = None
+            if index + 1 < len(groups) and budget - spent >= 2 * STEP_BUDGET + SPECULATION_MARGIN and cores.try_take():
+                ahead = _Ahead(problem, calendars, current, groups[index + 1], pools, seed, deadline, cores)
             for n in group:
                 ledger.remove_plan(current[n])
-            step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
-            result = solve_neighbourhood(
-                problem,
-                calendars,
-                ledger,
-                group_loops,
-                pools,
-                {loops[n].id: current[n] for n in group},
-                seed=seed,
-                deterministic_time=min(STEP_BUDGET, budget - spent),
-                wall_time=step_wall,
+            result = _step(
+                problem, calendars, ledger, current, group, pools, seed, min(STEP_BUDGET, budget - spent), deadline
             )
             for n in group:
                 current[n] = result.plans[loops[n].id]
@@ -238,6 +268,23 @@ def _improve_part(
             steps += 1
             improved_any |= result.improved
             all_optimal &= result.status == "OPTIMAL"
+            index += 1
+            if ahead is None:
+                continue
+            if result.improved or budget - spent < STEP_BUDGET or not _time_for(problem, groups[index], deadline):
+                # Not usable: left to finish on its own (it frees its core when done), never read.
+                pending.append(ahead)
+                continue
+            early = ahead.result()
+            for n in groups[index]:
+                ledger.remove_plan(current[n])
+                current[n] = early.plans[loops[n].id]
+                ledger.add_plan(current[n])
+            spent += early.deterministic_time
+            steps += 1
+            improved_any |= early.improved
+            all_optimal &= early.status == "OPTIMAL"
+            index += 1
         if len(groups) == 1 and all_optimal:
             proven = True
             break
@@ -252,6 +299,76 @@ def _improve_part(
         if stale_passes >= 1:
             break
     return LnsOutcome(current, spent, proven, steps)
+
+
+class _Cores:
+    """How many solver threads run now, so a part only solves ahead when a core is idle."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.busy = 0
+        self.lock = threading.Lock()
+
+    def take(self) -> None:
+        with self.lock:
+            self.busy += 1
+
+    def try_take(self) -> bool:
+        with self.lock:
+            if self.busy >= self.total:
+                return False
+            self.busy += 1
+            return True
+
+    def release(self) -> None:
+        with self.lock:
+            self.busy -= 1
+
+
+def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline):
+    """One neighbourhood solve of ``group`` around ``ledger`` (which must not hold the group's seats)."""
+    loops = problem.loops
+    step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+    return solve_neighbourhood(
+        problem,
+        calendars,
+        ledger,
+        [loops[n] for n in group],
+        pools,
+        {loops[n].id: current[n] for n in group},
+        seed=seed,
+        deterministic_time=det,
+        wall_time=step_wall,
+    )
+
+
+class _Ahead:
+    """The next step solved on its own thread with a full step budget, on a copy of the current plan."""
+
+    def __init__(self, problem, calendars, current, group, pools, seed, deadline, cores) -> None:
+        ledger = ledger_of(calendars, current)
+        for n in group:
+            ledger.remove_plan(current[n])
+        snapshot = list(current)
+        self.answer = None
+        self.error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                self.answer = _step(problem, calendars, ledger, snapshot, group, pools, seed, STEP_BUDGET, deadline)
+            except BaseException as error:  # pragma: no cover - re-raised in result()
+                self.error = error
+            finally:
+                cores.release()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:  # pragma: no cover
+            raise self.error
+        return self.answer
 
 
 def _default_budget(count: int) -> float:

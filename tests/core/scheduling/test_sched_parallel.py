@@ -52,3 +52,24 @@ def test_parallel_parts_give_the_sequential_plan(monkeypatch):
         del result["stats"]["seconds"]
     assert parallel == sequential
     assert validate(problem, parallel) == []
+
+
+def test_solving_ahead_on_an_idle_core_changes_nothing(monkeypatch):
+    """A step solved ahead on the idle core is used only when it is exactly what the next step would give."""
+    problem = _problem()
+    calendars, pools = build_calendars(problem), all_pools(problem)
+    # Small neighbourhoods, so each part takes several steps per pass and steps can be solved ahead.
+    monkeypatch.setattr(lns, "MONOLITHIC_LOOPS", 2)
+    monkeypatch.setattr(lns, "NEIGHBOURHOOD_LOOPS", 2)
+    from planner.core.scheduling.greedy import greedy_plans
+
+    plans = greedy_plans(problem, calendars)
+    for part in lns.independent_components(problem, calendars, pools):
+        ahead = lns._improve_part(problem, calendars, plans, pools, part, 1, 2.0, None, None, lns._Cores(2))
+        alone = lns._improve_part(problem, calendars, plans, pools, part, 1, 2.0, None, None, lns._Cores(1))
+        assert ahead.plans == alone.plans
+        assert (ahead.steps, ahead.deterministic_time, ahead.proven_optimal) == (
+            alone.steps,
+            alone.deterministic_time,
+            alone.proven_optimal,
+        )
