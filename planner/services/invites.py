@@ -239,20 +239,17 @@ def announce_scheduled(
             settings=settings,
             now=now,
         )
-        cand = candidate_message(
-            event, settings.organizer, candidate_person(interview.loop), now, kind="invite"
-        )
-        count += _queue(
-            session,
-            [cand],
-            kind="itinerary",
-            interview=interview,
-            sequence=event.sequence,
-            settings=settings,
-            now=now,
-        )
+        count += _queue_candidate(session, interview, event, kind="invite", settings=settings, now=now)
     session.flush()
     return count
+
+
+def _queue_candidate(session: Session, interview: Interview, event, *, kind: str, settings: MailSettings,
+                     now: datetime) -> int:
+    """Queue the candidate's own copy of an interview message (their itinerary entry)."""
+    message = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind=kind)
+    return _queue(session, [message], kind="itinerary", interview=interview, sequence=event.sequence,
+                  settings=settings, now=now)
 
 
 def announce_changed(session: Session, interview_id: int, *, settings: MailSettings, now: datetime) -> int:
@@ -267,16 +264,7 @@ def announce_changed(session: Session, interview_id: int, *, settings: MailSetti
     count = _queue(
         session, msgs, kind="update", interview=interview, sequence=event.sequence, settings=settings, now=now
     )
-    cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="update")
-    count += _queue(
-        session,
-        [cand],
-        kind="itinerary",
-        interview=interview,
-        sequence=event.sequence,
-        settings=settings,
-        now=now,
-    )
+    count += _queue_candidate(session, interview, event, kind="update", settings=settings, now=now)
     session.flush()
     return count
 
@@ -299,16 +287,7 @@ def announce_cancelled(session: Session, interview_id: int, *, settings: MailSet
     count = _queue(
         session, msgs, kind="cancel", interview=interview, sequence=event.sequence, settings=settings, now=now
     )
-    cand = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind="cancel")
-    count += _queue(
-        session,
-        [cand],
-        kind="itinerary",
-        interview=interview,
-        sequence=event.sequence,
-        settings=settings,
-        now=now,
-    )
+    count += _queue_candidate(session, interview, event, kind="cancel", settings=settings, now=now)
     session.flush()
     return count
 
