@@ -13,5 +13,13 @@ class ValidationFailed(PlannerError):
     """Input broke a rule; the message says which and how to fix it."""
 
 
+class FieldError(ValidationFailed):
+    """A rule broken by one input field; ``field`` names it so a form can show the message under it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class Conflict(PlannerError):
     """The change collides with something that happened meanwhile."""

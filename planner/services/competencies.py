@@ -14,11 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from planner.core.errors import Conflict, NotFound
+from planner.core.errors import Conflict, FieldError, NotFound
 from planner.core.library import CATEGORIES, GAP_MARK, SUPPORTING_MARK
 from planner.models import Competency, CompetencyCategory
 from planner.services import audit
-from planner.services.postings import InvalidField
 
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SLUG = 80
@@ -52,30 +51,30 @@ def parse_phrases(text: str) -> list[str]:
         dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip())
     )
     if not phrases:
-        raise InvalidField(
-            "Add at least one phrase, so the extractor can recognise the competency.", "phrases"
-        )
+        raise FieldError("phrases", "Add at least one phrase, so the extractor can recognise the competency.")
     for phrase in phrases:
         body = phrase.removeprefix(SUPPORTING_MARK).strip()
         if not all(re.search(r"\w", part) for part in body.split(GAP_MARK)):
-            raise InvalidField(
-                f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.", "phrases"
-            )
+            raise FieldError(
+                      "phrases",
+                      f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.",
+                  )
     if all(p.startswith(SUPPORTING_MARK) for p in phrases):
-        raise InvalidField(
-            "Every phrase starts with ~ (supporting); add at least one strong phrase without ~.", "phrases"
-        )
+        raise FieldError(
+                  "phrases",
+                  "Every phrase starts with ~ (supporting); add at least one strong phrase without ~.",
+              )
     return phrases
 
 
 def _clean(fields: CompetencyFields) -> dict:
     name = " ".join((fields.name or "").split())
     if not name:
-        raise InvalidField("Give the competency a name.", "name")
+        raise FieldError("name", "Give the competency a name.")
     if len(name) > MAX_NAME:
-        raise InvalidField(f"The name is longer than {MAX_NAME} characters; shorten it.", "name")
+        raise FieldError("name", f"The name is longer than {MAX_NAME} characters; shorten it.")
     if fields.category not in CATEGORIES:
-        raise InvalidField(f"{fields.category!r} is not a category; use {', '.join(CATEGORIES)}.", "category")
+        raise FieldError("category", f"{fields.category!r} is not a category; use {', '.join(CATEGORIES)}.")
     return {
         "name": name,
         "category": CompetencyCategory(fields.category),
@@ -93,11 +92,12 @@ def check_slug(slug: str) -> str:
     """
     slug = (slug or "").strip()
     if not slug:
-        raise InvalidField("Give the competency a slug, e.g. 'system-design'.", "slug")
+        raise FieldError("slug", "Give the competency a slug, e.g. 'system-design'.")
     if len(slug) > MAX_SLUG or not _SLUG_RE.match(slug):
-        raise InvalidField(
-            f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.", "slug"
-        )
+        raise FieldError(
+                  "slug",
+                  f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.",
+              )
     return slug
 
 

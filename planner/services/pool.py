@@ -17,7 +17,7 @@ from datetime import UTC, datetime, time, timedelta
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from planner.core.errors import NotFound, ValidationFailed
+from planner.core.errors import FieldError, NotFound, ValidationFailed
 from planner.core.pool import (
     DEFAULT_POLICY,
     BusyInterval,
@@ -61,14 +61,6 @@ MAX_HORIZON_DAYS = 365
 MANUAL_SOURCE = "manual"
 IMPORT_PREFIX = "import:"
 #: Interview statuses whose seats count as booked (load, caps, the week view).
-
-
-class FieldError(ValidationFailed):
-    """A rule broken by one input field; ``field`` names it so a form can show the message there."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from planner.core.errors import Conflict, NotFound, ValidationFailed
+from planner.core.errors import Conflict, FieldError, NotFound, ValidationFailed
 from planner.core.extraction import extract
 from planner.core.extraction.findings import Finding
 from planner.core.library import CompetencyDef
@@ -34,14 +34,6 @@ MAX_COVERAGE = 10
 UPLOAD_SUFFIXES = (".txt", ".md")
 #: Postings are a few kilobytes; a bigger upload is not a posting.
 MAX_UPLOAD_BYTES = 1024 * 1024
-
-
-class InvalidField(ValidationFailed):
-    """Input that broke a rule, naming the form field it belongs to (views show it there)."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,21 +111,21 @@ def text_from_upload(filename: str, data: bytes) -> str:
     """
     name = (filename or "").strip() or "The file"
     if not name.lower().endswith(UPLOAD_SUFFIXES):
-        raise InvalidField(f"{name} is not a .txt or .md file; upload the posting as plain text.", "upload")
+        raise FieldError("upload", f"{name} is not a .txt or .md file; upload the posting as plain text.")
     if len(data) > MAX_UPLOAD_BYTES:
-        raise InvalidField(f"{name} is larger than 1 MB, which is too large for a job posting.", "upload")
+        raise FieldError("upload", f"{name} is larger than 1 MB, which is too large for a job posting.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InvalidField(
-            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); "
+        raise FieldError(
+                  "upload",
+                  f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); "
             "save it as UTF-8 and upload it again.",
-            "upload",
-        ) from None
+              ) from None
     if "\x00" in text:
-        raise InvalidField(f"{name} looks like a binary file, not a posting text file.", "upload")
+        raise FieldError("upload", f"{name} looks like a binary file, not a posting text file.")
     if not text.strip():
-        raise InvalidField(f"{name} is empty; it needs the posting text.", "upload")
+        raise FieldError("upload", f"{name} is empty; it needs the posting text.")
     return text
 
 
@@ -141,18 +133,14 @@ def _clean(fields: PostingFields) -> dict:
     """Check the posting's own fields and return them ready for the model."""
     title = " ".join((fields.title or "").split())
     if not title:
-        raise InvalidField("Give the posting a title.", "title")
+        raise FieldError("title", "Give the posting a title.")
     text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
-        raise InvalidField(
-            "The posting text is empty; paste the job description or upload it as a file.", "text"
-        )
+        raise FieldError("text", "The posting text is empty; paste the job description or upload it as a file.")
     try:
         status = PostingStatus(fields.status)
     except ValueError:
-        raise InvalidField(
-            f"{fields.status!r} is not a posting status; use draft, open or closed.", "status"
-        ) from None
+        raise FieldError("status", f"{fields.status!r} is not a posting status; use draft, open or closed.") from None
     return {
         "title": title,
         "text": text.strip("\n"),
@@ -263,17 +251,15 @@ def _check_choice(priority: str, required_coverage: int | None) -> tuple[Priorit
     try:
         level = Priority(priority)
     except ValueError:
-        raise InvalidField(
-            f"{priority!r} is not a priority; use must-have or nice-to-have.", "priority"
-        ) from None
+        raise FieldError("priority", f"{priority!r} is not a priority; use must-have or nice-to-have.") from None
     coverage = DEFAULT_COVERAGE[level] if required_coverage is None else required_coverage
     if coverage < 1:
-        raise InvalidField("Required coverage must be at least 1 round.", "required_coverage")
+        raise FieldError("required_coverage", "Required coverage must be at least 1 round.")
     if coverage > MAX_COVERAGE:
-        raise InvalidField(
-            f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
-            "required_coverage",
-        )
+        raise FieldError(
+                  "required_coverage",
+                  f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
+              )
     return level, coverage
 
 
