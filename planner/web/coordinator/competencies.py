@@ -14,14 +14,7 @@ from planner.web.coordinator.forms_competencies import CompetencyForm
 from planner.web.coordinator.forms_postings import EmptyForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
-
-
-def _show_error(form, exc: PlannerError) -> None:
-    field = getattr(form, getattr(exc, "field", ""), None)
-    if field is not None:
-        field.errors = [*field.errors, str(exc)]
-    else:
-        flash(str(exc), "error")
+from planner.web.form_errors import show_error
 
 
 def _fields(form: CompetencyForm) -> CompetencyFields:
@@ -53,7 +46,7 @@ def competency_new():
                 get_session(), form.slug.data or "", _fields(form), actor_id=current_user.id
             )
         except PlannerError as exc:
-            _show_error(form, exc)
+            show_error(form, exc)
         else:
             flash(
                 f"{competency.name} added to the library; "
@@ -83,7 +76,7 @@ def competency_edit(competency_id: int):
             )
         except PlannerError as exc:
             session.rollback()
-            _show_error(form, exc)
+            show_error(form, exc)
         else:
             flash(f"{competency.name} saved.", "success")
             return redirect(url_for("coordinator.competencies_list", _anchor=f"c-{competency_id}"))

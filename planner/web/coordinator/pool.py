@@ -25,6 +25,7 @@ from planner.web.coordinator.forms_pool import (
 )
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.form_errors import field_named_by
 
 # ---------------------------------------------------------------------------------- list
 
@@ -76,7 +77,7 @@ def _prepare(form: InterviewerForm, interviewer_id: int | None) -> None:
 
 
 def _apply_error(form: InterviewerForm, exc: ValidationFailed) -> None:
-    field = getattr(form, getattr(exc, "field", ""), None) if getattr(exc, "field", None) else None
+    field = field_named_by(form, exc)
     (field.errors if field is not None else form.form_errors).append(str(exc))
 
 
@@ -381,7 +382,7 @@ def pool_busy_import(interviewer_id: int):
             form.calendar.errors.append(f"Nothing was imported: {exc}")
         except ValidationFailed as exc:
             session.rollback()
-            target = getattr(form, getattr(exc, "field", ""), None) or form.calendar
+            target = field_named_by(form, exc) or form.calendar
             target.errors.append(str(exc))
         else:
             label = result.source.removeprefix(pool_service.IMPORT_PREFIX)

@@ -12,6 +12,7 @@ from planner.services.postings import PostingFields
 from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm, PostingForm, SelectionForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.form_errors import show_error
 
 STATE_LABELS = {
     "accept": "accepted",
@@ -19,15 +20,6 @@ STATE_LABELS = {
     "restore": "moved back to suggestions",
     "save": "saved",
 }
-
-
-def _show_error(form, exc: PlannerError) -> None:
-    """Put a service error under its field when the form has it, else at the top of the form."""
-    field = getattr(form, getattr(exc, "field", ""), None)
-    if field is not None:
-        field.errors = [*field.errors, str(exc)]
-    else:
-        flash(str(exc), "error")
 
 
 @bp.route("/postings")
@@ -74,7 +66,7 @@ def posting_new():
         try:
             posting = posting_services.create_posting(get_session(), _fields(form), actor_id=current_user.id)
         except PlannerError as exc:
-            _show_error(form, exc)
+            show_error(form, exc)
         else:
             count = len(posting.competencies)
             flash(
@@ -101,7 +93,7 @@ def posting_edit(posting_id: int):
             )
         except PlannerError as exc:
             get_session().rollback()
-            _show_error(form, exc)
+            show_error(form, exc)
         else:
             flash(
                 "Posting saved. Suggestions follow the text; your accepted and rejected choices are kept.",

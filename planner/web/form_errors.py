@@ -1,0 +1,22 @@
+"""Service errors shown where the user will look: under the form field they name."""
+
+from __future__ import annotations
+
+from flask import flash
+
+from planner.core.errors import PlannerError
+
+
+def field_named_by(form, exc: PlannerError):
+    """The form field a service error names (``exc.field``), or None."""
+    name = getattr(exc, "field", None)
+    return getattr(form, name, None) if name else None
+
+
+def show_error(form, exc: PlannerError) -> None:
+    """Put a service error under its field when the form has it, else flash it at the top of the page."""
+    field = field_named_by(form, exc)
+    if field is not None:
+        field.errors = [*field.errors, str(exc)]
+    else:
+        flash(str(exc), "error")
