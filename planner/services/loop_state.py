@@ -15,16 +15,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from planner.core.errors import NotFound, ValidationFailed
-from planner.models import Interview, Interviewer, InterviewStatus, Loop, LoopStatus, Seat, SeatRole, SeatStatus
+from planner.models import Interview, InterviewStatus, Loop, LoopStatus, Seat, SeatRole, SeatStatus
 from planner.services.scheduling_problem import (
     BuiltProblem,
     build_problem,
     get_loops,
     iso_z,
+    lock_loops_and_people,
     loop_key,
     person_key,
 )
@@ -108,13 +109,7 @@ def load_state(session: Session, loop_id: int, *, now: datetime, lock: bool = Fa
     waits and then sees this one.
     """
     if lock:
-        if session.get_bind().dialect.name == "sqlite":
-            session.execute(update(Loop).where(Loop.id == loop_id).values(updated_at=now))
-        loops = get_loops(session, [loop_id], lock=True)
-        ids = sorted(set(people))
-        if ids:
-            session.execute(select(Interviewer.id).where(Interviewer.id.in_(ids)).order_by(Interviewer.id)
-                            .with_for_update())
+        loops = lock_loops_and_people(session, [loop_id], people, now)
     else:
         loops = get_loops(session, [loop_id])
     loop = loops[0]

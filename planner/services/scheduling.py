@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import uncovered_must_haves
 from planner.core.errors import Conflict, ValidationFailed
 from planner.core.scheduling import solution_to_dict, solve
-from planner.models import Competency, Interview, Interviewer, Loop, LoopStatus, Seat, SeatRole
+from planner.models import Competency, Interview, Loop, LoopStatus, Seat, SeatRole
 from planner.services import coverage as coverage_service
 from planner.services.audit import record
 from planner.services.invites import MailSettings, announce_scheduled, new_interview_uid
@@ -30,6 +30,7 @@ from planner.services.scheduling_problem import (
     BuiltProblem,
     build_problem,
     get_loops,
+    lock_loops_and_people,
     loop_key,
     parse_z,
     person_id,
@@ -327,20 +328,10 @@ def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *
     return created
 
 
-def _lock(session: Session, loop_ids: list[int], people: list[int], now: datetime) -> list[Loop]:
-    if session.get_bind().dialect.name == "sqlite":
-        # SQLite has one writer: writing first takes the write lock, so the checks below run alone.
-        session.execute(update(Loop).where(Loop.id.in_(loop_ids)).values(updated_at=now))
-    loops = get_loops(session, loop_ids, lock=True)
-    session.execute(select(Interviewer.id).where(Interviewer.id.in_(people)).order_by(Interviewer.id)
-                    .with_for_update())
-    return loops
-
-
 def _confirm(session, proposals, actor_id, now, settings, override_reason) -> dict[int, list[Interview]]:
     people = sorted({person_id(p) for items in proposals.values() for i in items
                      for p in [*i.get("interviewers", []), *i.get("trainees", [])]})
-    loops = _lock(session, sorted(proposals), people, now)
+    loops = lock_loops_and_people(session, sorted(proposals), people, now)
     for loop in loops:
         if loop.status != LoopStatus.DRAFT:
             raise Conflict(f"The loop of {loop.candidate.name} was {loop.status.value} meanwhile; "

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
 
 from planner.core.errors import NotFound, ValidationFailed
@@ -174,6 +174,23 @@ def get_loops(session: Session, loop_ids: Sequence[int], *, lock: bool = False) 
     missing = sorted(set(loop_ids) - {loop.id for loop in loops})
     if missing:
         raise NotFound(f"There is no loop #{missing[0]}.")
+    return loops
+
+
+def lock_loops_and_people(session: Session, loop_ids: Sequence[int], people: Iterable[int],
+                          now: datetime) -> list[Loop]:
+    """Lock the loops, then the interviewers, in id order, before a change is re-checked and written.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE`` (always in id order, so two changes never deadlock). SQLite
+    has one writer: writing first takes the write lock, so the checks that follow run alone.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(Loop).where(Loop.id.in_(list(loop_ids))).values(updated_at=now))
+    loops = get_loops(session, loop_ids, lock=True)
+    ids = sorted(set(people))
+    if ids:
+        session.execute(select(Interviewer.id).where(Interviewer.id.in_(ids)).order_by(Interviewer.id)
+                        .with_for_update())
     return loops
 
 
