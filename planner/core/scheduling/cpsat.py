@@ -45,19 +45,21 @@ def solve_neighbourhood(
     keep: dict[str, LoopPlan] | None = None,
     banned: frozenset[tuple[str, str, str]] = frozenset(),
     fixed_starts: dict[tuple[str, str], tuple[int, int]] | None = None,
+    max_moved: int | None = None,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
     ``hints`` must be feasible around the ledger (they are the current plans of those loops); the
     answer is never worse than them. ``keep`` rewards unchanged rounds above fairness (for repairs),
-    and ``banned`` forbids (loop, round, person) seats. ``fixed_starts`` limits rounds (by ``(loop id,
-    round id)``) to start between two minutes; equal bounds turn the model into a pure assignment.
+    ``max_moved`` caps how many of those rounds may change time, and ``banned`` forbids (loop, round,
+    person) seats. ``fixed_starts`` limits rounds (by ``(loop id, round id)``) to start between two
+    minutes; equal bounds turn the model into a pure assignment.
     """
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned, fixed_starts)
     for loop in loops:
         builder.build_loop(loop)
     fairness = builder.caps_and_load()
-    stays = builder.keep_terms(keep or {})
+    stays = builder.keep_terms(keep or {}, max_moved)
     trainee_vars = [o.trainee for rv in builder.rounds.values() for o in rv.options if o.trainee is not None]
     trainee_rounds = sum(1 for rv in builder.rounds.values() if any(o.trainee is not None for o in rv.options))
     # Lexicographic objective in two solves: first loops > kept rounds > fairness > trainee seats, then,
@@ -216,6 +218,9 @@ def _hint_values(builder: ModelBuilder, hints: dict[str, LoopPlan], stays) -> di
     for key, units in builder.load_units.items():
         for k, unit in enumerate(units, start=1):
             values[unit] = int(k <= units_used[key])
+    for same_time, loop_id, old in builder.same_times:
+        current = hints.get(loop_id) or LoopPlan(loop_id)
+        values[same_time] = int(any(i.round_id == old.round_id and i.start == old.start for i in current.interviews))
     for stay, loop_id, old in stays:
         current = hints.get(loop_id) or LoopPlan(loop_id)
         values[stay] = int(

@@ -80,6 +80,7 @@ class ModelBuilder:
         self.person_intervals: dict[tuple[str, int], list] = defaultdict(list)
         self.spans: dict[str, tuple] = {}
         self.gap_vars: dict[str, tuple] = {}
+        self.same_times: list[tuple] = []  # (bool, loop id, kept interview), see keep_terms
 
     def _pieces(self, person_id):
         if person_id not in self.pieces:
@@ -287,17 +288,27 @@ class ModelBuilder:
             self.load_units[key] = units
         return terms
 
-    def keep_terms(self, keep: dict[str, LoopPlan]) -> list:
-        """Booleans rewarding rounds that stay at their old time with their old assessors (re-planning)."""
+    def keep_terms(self, keep: dict[str, LoopPlan], max_moved: int | None = None) -> list:
+        """Booleans rewarding rounds that stay at their old time with their old assessors (re-planning).
+
+        With ``max_moved``, at most that many of the kept rounds may change time (or be dropped with
+        their loop): a repair must not reshuffle a candidate's day, whatever it gains elsewhere.
+        """
         model = self.model
         terms = []
+        same_times = []
         for loop_id, plan in keep.items():
             for interview in plan.interviews:
                 rv = self.rounds.get((loop_id, interview.round_id))
                 if rv is None:
                     continue
+                same_time = model.new_bool_var(f"same_time[{loop_id},{interview.round_id}]")
+                model.add(rv.start == interview.start // self.slot - self.origin).only_enforce_if(same_time)
+                model.add_implication(same_time, self.scheduled[loop_id])
+                same_times.append(same_time)
+                self.same_times.append((same_time, loop_id, interview))
                 stay = model.new_bool_var(f"keep[{loop_id},{interview.round_id}]")
-                model.add(rv.start == interview.start // self.slot - self.origin).only_enforce_if(stay)
+                model.add_implication(stay, same_time)
                 for person_id in interview.interviewers:
                     seats = [o.assessor for o in rv.options if o.person_id == person_id and o.assessor is not None]
                     if not seats:
@@ -305,4 +316,6 @@ class ModelBuilder:
                     else:
                         model.add(sum(seats) >= 1).only_enforce_if(stay)
                 terms.append((stay, loop_id, interview))
+        if max_moved is not None and len(same_times) > max_moved:
+            model.add(sum(same_times) >= len(same_times) - max_moved)
         return terms

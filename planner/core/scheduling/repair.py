@@ -19,6 +19,8 @@ from planner.core.scheduling.result import solution_to_dict
 
 #: Deterministic seconds for a re-plan; the notes measured about 1 s for a day-sized neighbourhood.
 REPLAN_BUDGET = 1.0
+#: A re-plan after a decline changes the time of at most this many rounds (over every loop it touches).
+MAX_MOVED = 2
 
 
 class RepairError(PlannerError):
@@ -200,7 +202,10 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
         for n, other in enumerate(problem.loops)
         if n != index and any(w.start // 1440 in days or (w.end - 1) // 1440 in days for w in other.windows)
     ]
-    for group in ([index], [index, *neighbours[:15]]):
+    # At most MAX_MOVED rounds may change time; only when no such plan keeps the loop is the cap lifted
+    # (moving more rounds is still better than losing the candidate's loop).
+    attempts = (([index], MAX_MOVED), ([index, *neighbours[:15]], MAX_MOVED), ([index, *neighbours[:15]], None))
+    for group, max_moved in attempts:
         ledger = ledger_of(calendars, plans)
         for n in group:
             ledger.remove_plan(plans[n])
@@ -219,8 +224,9 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
             deterministic_time=REPLAN_BUDGET,
             keep=keep,
             banned=banned,
+            max_moved=max_moved,
         )
-        if outcome.plans[loop.id].scheduled or len(group) > 1:
+        if outcome.plans[loop.id].scheduled or max_moved is None:
             new = list(plans)
             for n in group:
                 new[n] = outcome.plans[problem.loops[n].id]

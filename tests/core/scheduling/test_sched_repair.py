@@ -129,3 +129,83 @@ def test_repairs_of_random_plans_stay_valid(seed):
             for item in again.get("interviews", []):
                 if item["round"] == interview["round"]:
                     assert leaving not in item["interviewers"]
+
+
+def _four_round_day(extra_people):
+    """Rounds x, y, z, w at 09, 10, 11 and 12 UTC filling a 09-13 window; 'a' holds x and will decline."""
+    busy = {
+        # 'e' can only take x at 12-13; 'd' can only take w from 11.
+        "e": [{"start": "2026-12-07T00:00:00Z", "end": "2026-12-07T12:00:00Z"}],
+        "d": [{"start": "2026-12-07T00:00:00Z", "end": "2026-12-07T11:00:00Z"}],
+    }
+    people = [
+        person("a", {"x": "qualified"}),
+        person("b", {"y": "qualified"}),
+        person("c", {"z": "qualified"}),
+        person("d", {"w": "qualified"}, busy=busy["d"]),
+        person("e", {"x": "qualified"}, busy=busy["e"]),
+        *extra_people,
+    ]
+    rounds = [rnd(r, [r]) for r in "xyzw"]
+    prob = load_problem(problem(people, [loop("L", rounds, [("2026-12-07T09:00:00Z", "2026-12-07T13:00:00Z")])]))
+    seats = [
+        {
+            "round": r,
+            "start": f"2026-12-07T{9 + n:02d}:00:00Z",
+            "end": f"2026-12-07T{10 + n:02d}:00:00Z",
+            "interviewers": [who],
+            "trainees": [],
+        }
+        for n, (r, who) in enumerate(zip("xyzw", "abcd", strict=True))
+    ]
+    return prob, {"loops": [{"id": "L", "status": "scheduled", "interviews": seats}], "stats": {}}
+
+
+def _moved(before, after):
+    start = {i["round"]: i["start"] for e in before["loops"] for i in e.get("interviews", [])}
+    return {i["round"] for e in after["loops"] for i in e.get("interviews", []) if start.get(i["round"]) != i["start"]}
+
+
+def test_re_plan_moves_at_most_two_rounds_when_that_keeps_the_loop():
+    """x can only go to 12:00; w then moves to 09:00 with d2 rather than shuffling z and y too."""
+    prob, result = _four_round_day([person("d2", {"w": "qualified"})])
+    fixed = repair(prob, result, "L", "x", "a")
+    assert validate(prob, fixed) == []
+    assert fixed["loops"][0]["status"] == "scheduled"
+    assert _moved(result, fixed) == {"x", "w"}
+
+
+def test_re_plan_moves_more_rounds_only_when_the_loop_would_otherwise_be_lost():
+    """Without d2, keeping the candidate's loop needs three moves: the cap gives way rather than the loop."""
+    prob, result = _four_round_day([])
+    fixed = repair(prob, result, "L", "x", "a")
+    assert validate(prob, fixed) == []
+    assert fixed["loops"][0]["status"] == "scheduled"
+    assert len(_moved(result, fixed)) == 3
+
+
+@pytest.mark.parametrize(("max_moved", "scheduled"), [(0, False), (1, False), (2, False), (3, True), (None, True)])
+def test_the_moved_rounds_cap_is_a_hard_rule(max_moved, scheduled):
+    """The solver keeps the loop only when the cap allows the three moves it needs."""
+    from planner.core.scheduling.availability import build_calendars
+    from planner.core.scheduling.cpsat import solve_neighbourhood
+    from planner.core.scheduling.greedy import all_pools
+    from planner.core.scheduling.ledger import ledger_of
+    from planner.core.scheduling.problem import LoopPlan
+    from planner.core.scheduling.repair import plans_from_result
+
+    prob, result = _four_round_day([])
+    calendars = build_calendars(prob)
+    (old,) = plans_from_result(prob, result)
+    outcome = solve_neighbourhood(
+        prob,
+        calendars,
+        ledger_of(calendars, []),
+        list(prob.loops),
+        all_pools(prob),
+        {"L": LoopPlan("L")},
+        keep={"L": old},
+        banned=frozenset({("L", "x", "a")}),
+        max_moved=max_moved,
+    )
+    assert outcome.plans["L"].scheduled is scheduled
