@@ -57,7 +57,12 @@ CASES = {
     "m-tight": ("tight", 40, 150, 0.45),
     "l-tight": ("tight", 200, 600, 0.45),
     "scarce-100": ("easy", 40, 100, 0.35),
+    "l-few-trainees": ("few-trainees", 200, 600, 0.2),
 }
+#: family -> cumulative shares of a skill held as (qualified, qualified or shadow); the rest is
+#: reverse-shadow. Default 70/15/15. "few-trainees" is the easy family with a trainee in about one
+#: skill of twelve: trainee seats are then short, and where they go is the stress test's question.
+TRAINING_SHARES = {"few-trainees": (0.92, 0.96)}
 SEEDS = (1, 2, 3)
 
 
@@ -80,7 +85,8 @@ def _interviewer(rng: random.Random, n: int, family: str, busy_share: float) -> 
     skills = {}
     for competency in rng.sample(COMPETENCIES, rng.choice([1, 2, 2, 3])):
         roll = rng.random()
-        skills[competency] = "qualified" if roll < 0.7 else ("shadow" if roll < 0.85 else "reverse-shadow")
+        qualified, shadow = TRAINING_SHARES.get(family, (0.7, 0.85))
+        skills[competency] = "qualified" if roll < qualified else ("shadow" if roll < shadow else "reverse-shadow")
     busy, existing = [], []
     for day in DAYS:
         cursor = datetime.combine(day, time(start_hour), tzinfo=zone)
