@@ -21,6 +21,7 @@ from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import ledger_of
 from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
+from planner.core.scheduling.trainees import match_trainees
 
 #: Loops per neighbourhood: past about 8 loops CP-SAT's presolve eats the budget (scheduling-notes §3.3).
 NEIGHBOURHOOD_LOOPS = 8
@@ -38,6 +39,11 @@ REASSIGN_LOOPS = 60
 PARALLEL_PARTS = 2
 #: Deterministic seconds kept in reserve before a step is solved ahead (a step may overrun its budget a bit).
 SPECULATION_MARGIN = 0.5
+#: Seconds kept for the final trainee matching, per loop (200 loops: about 0.3 s to build, 0.1-1.2 s to
+#: solve), at most MATCH_SHARE of the time left; with less than its build time left it is skipped.
+MATCH_SECONDS_PER_LOOP = 0.01
+MATCH_SHARE = 0.15
+MATCH_BUILD_SECONDS_PER_LOOP = 0.003
 #: Up to this many loops the whole problem is one neighbourhood.
 MONOLITHIC_LOOPS = 12
 
@@ -198,9 +204,33 @@ def _improve_part(
     cores.take()
     pending: list[_Ahead] = []
     try:
-        return _improve_part_on(
-            problem, calendars, plans, pools, part, seed, budget, deadline, progress, cores, pending
+        # The neighbourhood steps stop early enough for the trainee matching to run before the deadline,
+        # but keep most of a short time limit: they work on loops and fairness, which rank above seats.
+        steps_deadline = deadline
+        if deadline is not None:
+            steps_deadline -= min(MATCH_SECONDS_PER_LOOP * len(part), MATCH_SHARE * (deadline - perf_counter()))
+        outcome = _improve_part_on(
+            problem, calendars, plans, pools, part, seed, budget, steps_deadline, progress, cores, pending
         )
+        if outcome.proven_optimal or (
+            deadline is not None and deadline - perf_counter() < MATCH_BUILD_SECONDS_PER_LOOP * len(part)
+        ):
+            return outcome
+        # Neighbourhoods see eight loops at a time; the trainee seats of the whole part are matched at
+        # once at the end (times and assessors kept, so loops and fairness cannot change).
+        matched, used = match_trainees(
+            problem,
+            calendars,
+            outcome.plans,
+            pools,
+            part,
+            seed=seed,
+            wall_time=30.0 if deadline is None else max(0.05, deadline - perf_counter()),
+        )
+        if progress and matched is not outcome.plans:
+            figures = score(problem, matched, calendars)
+            progress(f"improve: trainee seats matched over {len(part)} loops, {figures.trainee_seats} seats")
+        return LnsOutcome(matched, outcome.deterministic_time + used, False, outcome.steps + 1)
     finally:
         cores.release()
         # Steps solved ahead and not used: wait for them, so no solver thread outlives the call.
