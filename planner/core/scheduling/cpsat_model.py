@@ -13,7 +13,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from planner.core.scheduling.availability import Calendar, FreeBlock, Week, grid_starts
+from planner.core.scheduling.availability import Calendar, Week, grid_starts
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Loop, LoopPlan, is_outside
@@ -38,21 +38,31 @@ class RoundVars:
     ranges: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _free_pieces(calendar: Calendar, ledger: Ledger, person_id: str) -> tuple[list[FreeBlock], list[int]]:
-    """Free blocks of a person minus the seats the ledger already gives them."""
+def _free_pieces(calendar: Calendar, ledger: Ledger, person_id: str) -> tuple[list[tuple], list[int]]:
+    """Free blocks of a person minus the seats the ledger already gives them, as (start, end, day, week).
+
+    Days and weeks whose cap the ledger has already filled are left out: the ledger does not change
+    while a model is built, so this check is made once per person instead of once per option.
+    """
     booked = sorted(ledger.booked.get(person_id, ()))
     pieces = []
     for block in calendar.blocks:
+        day_room = calendar.day_room(block.day)
+        if day_room is not None and ledger.day_seats[(person_id, block.day)] >= day_room:
+            continue
+        week_room = calendar.week_room(block.week)
+        if week_room is not None and ledger.week_seats[(person_id, block.week)] >= week_room:
+            continue
         cursor = block.start
         for lo, hi in booked:
             if hi <= cursor or lo >= block.end:
                 continue
             if lo > cursor:
-                pieces.append(FreeBlock(cursor, lo, block.day, block.week))
+                pieces.append((cursor, lo, block.day, block.week))
             cursor = max(cursor, hi)
         if cursor < block.end:
-            pieces.append(FreeBlock(cursor, block.end, block.day, block.week))
-    return pieces, [p.end for p in pieces]
+            pieces.append((cursor, block.end, block.day, block.week))
+    return pieces, [p[1] for p in pieces]
 
 
 class ModelBuilder:
@@ -72,7 +82,7 @@ class ModelBuilder:
         self.banned = banned
         self.slot = problem.slot_minutes
         self.origin = min(w.start for loop in loops for w in loop.windows) // self.slot
-        self.pieces: dict[str, tuple[list[FreeBlock], list[int]]] = {}
+        self.pieces: dict[str, tuple[list[tuple], list[int]]] = {}
         self.scheduled: dict[str, object] = {}
         self.rounds: dict[tuple[str, str], RoundVars] = {}
         # (person, local day) -> [(loop id, optional interval)]: seats on different local days never
@@ -88,25 +98,26 @@ class ModelBuilder:
         return self.pieces[person_id]
 
     def _options(self, loop: Loop, rnd, person_id: str) -> list[Option]:
-        calendar = self.calendars[person_id]
         pieces, ends = self._pieces(person_id)
+        slot, origin, minutes = self.slot, self.origin, rnd.minutes
+        count = len(pieces)
         by_day: dict[int, Option] = {}
+        # Called for every (round, person) of every step: grid_starts() is inlined here.
         for window in loop.windows:
             index = bisect_left(ends, window.start + 1)
-            while index < len(pieces) and pieces[index].start < window.end:
-                piece = pieces[index]
+            while index < count:
+                start, end, day, week = pieces[index]
+                if start >= window.end:
+                    break
                 index += 1
-                starts = grid_starts(max(piece.start, window.start), min(piece.end, window.end), rnd.minutes, self.slot)
-                if not starts:
+                first = -(-max(start, window.start) // slot)
+                last = (min(end, window.end) - minutes) // slot
+                if last < first:
                     continue
-                day_room = calendar.day_room(piece.day)
-                if day_room is not None and self.ledger.day_seats[(person_id, piece.day)] >= day_room:
-                    continue
-                week_room = calendar.week_room(piece.week)
-                if week_room is not None and self.ledger.week_seats[(person_id, piece.week)] >= week_room:
-                    continue
-                option = by_day.setdefault(piece.day, Option(person_id, piece.day, piece.week, []))
-                option.ranges.append((starts.start - self.origin, starts.stop - 1 - self.origin))
+                option = by_day.get(day)
+                if option is None:
+                    option = by_day[day] = Option(person_id, day, week, [])
+                option.ranges.append((first - origin, last - origin))
         limits = self.fixed_starts.get((loop.id, rnd.id))
         if limits is None:
             return list(by_day.values())
@@ -170,21 +181,22 @@ class ModelBuilder:
     def _link_round(self, loop, rnd, rv: RoundVars, present, window_ranges, loop_seats) -> None:
         model = self.model
         full = window_ranges
+        start_minute = self.slot * rv.start
         assessors = []
         trainees = []
         for option in rv.options:
+            ranges = sorted(option.ranges)
+            domain = None if ranges == full else self.cp.Domain.from_intervals([list(r) for r in ranges])
+            intervals = self.person_intervals[(option.person_id, option.day)]
             for var, bucket in ((option.assessor, assessors), (option.trainee, trainees)):
                 if var is None:
                     continue
                 bucket.append((option, var))
                 loop_seats[option.person_id].append(var)
-                if sorted(option.ranges) != full:
-                    domain = self.cp.Domain.from_intervals([list(r) for r in option.ranges])
+                if domain is not None:
                     model.add_linear_expression_in_domain(rv.start, domain).only_enforce_if(var)
-                interval = model.new_optional_fixed_size_interval_var(
-                    self.slot * rv.start, rnd.minutes, var, f"i[{var.name}]"
-                )
-                self.person_intervals[(option.person_id, option.day)].append((loop.id, interval))
+                interval = model.new_optional_fixed_size_interval_var(start_minute, rnd.minutes, var, "")
+                intervals.append((loop.id, interval))
         model.add(sum(v for _, v in assessors) == rnd.interviewers * present)
         for competency in rnd.competencies:
             holders = [v for o, v in assessors if self.problem_person(o.person_id).is_qualified(competency)]
