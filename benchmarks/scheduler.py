@@ -44,6 +44,14 @@ ZONES = [
 # Thursday 26 March to Wednesday 1 April 2026: Europe springs forward on Sunday 29 March and the
 # working days span two ISO weeks, so daily and weekly caps are both exercised.
 DAYS = [date(2026, 3, 26), date(2026, 3, 27), date(2026, 3, 30), date(2026, 3, 31), date(2026, 4, 1)]
+# The "one-week" family: Monday to Friday of one ISO week (after the change to summer time), so the
+# whole event is one part that no interviewer's week separates.
+ONE_WEEK = [date(2026, 3, 30), date(2026, 3, 31), date(2026, 4, 1), date(2026, 4, 2), date(2026, 4, 3)]
+
+
+def _days(family: str) -> list[date]:
+    return ONE_WEEK if family == "one-week" else DAYS
+
 
 #: name -> (family, loops, interviewers, busy share, seed list)
 CASES = {
@@ -58,6 +66,7 @@ CASES = {
     "l-tight": ("tight", 200, 600, 0.45),
     "scarce-100": ("easy", 40, 100, 0.35),
     "l-few-trainees": ("few-trainees", 200, 600, 0.2),
+    "m-one-week": ("one-week", 40, 150, 0.2),
 }
 #: family -> cumulative shares of a skill held as (qualified, qualified or shadow); the rest is
 #: reverse-shadow. Default 70/15/15. "few-trainees" is the easy family with a trainee in about one
@@ -88,7 +97,7 @@ def _interviewer(rng: random.Random, n: int, family: str, busy_share: float) -> 
         qualified, shadow = TRAINING_SHARES.get(family, (0.7, 0.85))
         skills[competency] = "qualified" if roll < qualified else ("shadow" if roll < shadow else "reverse-shadow")
     busy, existing = [], []
-    for day in DAYS:
+    for day in _days(family):
         cursor = datetime.combine(day, time(start_hour), tzinfo=zone)
         end = cursor + timedelta(hours=8)
         while cursor < end:
@@ -98,7 +107,7 @@ def _interviewer(rng: random.Random, n: int, family: str, busy_share: float) -> 
             cursor += length
     prior = rng.choice([0, 0, 1, 2])
     for _ in range(prior):
-        day = rng.choice(DAYS)
+        day = rng.choice(_days(family))
         slot = datetime.combine(day, time(start_hour + rng.randrange(7)), tzinfo=zone)
         if not any(b["start"] == _iso(slot) for b in busy + existing):
             existing.append({"start": _iso(slot), "end": _iso(slot + timedelta(hours=1))})
@@ -164,7 +173,7 @@ def generate(family: str, loops: int, interviewers: int, busy_share: float, seed
     """A seeded problem in the DESIGN 5.2 format."""
     rng = random.Random(f"{family}-{loops}-{interviewers}-{seed}")
     pool = [_interviewer(rng, n, family, busy_share) for n in range(interviewers)]
-    days = DAYS if loops > 1 else [DAYS[2]]
+    days = _days(family) if loops > 1 else [_days(family)[2]]
     cases = [_loop(rng, n, days[n % len(days)], family) for n in range(loops)]
     for case in cases:
         if case["max_gap_minutes"] is None:
