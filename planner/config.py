@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "MAIL_TIMEOUT": 10,
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
+    "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -17,7 +17,9 @@ def count_by_state(session: Session) -> dict[str, int]:
     return counts
 
 
-def list_messages(session: Session, state: str | None = None, *, limit: int = 200) -> list[OutboxMessage]:
+def list_messages(
+    session: Session, state: str | None = None, *, limit: int = 200, offset: int = 0
+) -> list[OutboxMessage]:
     """Messages newest first, optionally only those in ``state`` (unknown states list nothing)."""
     query = select(OutboxMessage).order_by(OutboxMessage.created_at.desc(), OutboxMessage.id.desc())
     if state:
@@ -25,7 +27,7 @@ def list_messages(session: Session, state: str | None = None, *, limit: int = 20
             query = query.where(OutboxMessage.state == OutboxState(state))
         except ValueError:
             return []
-    return list(session.scalars(query.limit(limit)))
+    return list(session.scalars(query.limit(limit).offset(offset)))
 
 
 def get_message(session: Session, message_id: int) -> OutboxMessage | None:

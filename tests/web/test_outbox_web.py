@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from email import message_from_bytes, policy
 
 from invitedata import NOW, SETTINGS, make_loop
@@ -81,3 +82,27 @@ def test_eml_and_ics_downloads(login, db):
 def test_outbox_is_for_coordinators_only(login):
     """Interviewers get 403 on the outbox."""
     assert login("interviewer").get("/coordinator/outbox").status_code == 403
+
+
+def test_outbox_pages_through_many_messages(app, login, db):
+    """Newest first, a page at a time within the tab; odd page numbers show the nearest real page."""
+    client = login("coordinator")
+    _queue(db)  # 4 messages: 1 failed, 1 sent, 2 pending
+    app.config["OUTBOX_PAGE_SIZE"] = 3
+    newest = [
+        m.id
+        for m in db.scalars(select(OutboxMessage).order_by(OutboxMessage.created_at.desc(), OutboxMessage.id.desc()))
+    ]
+    shown = []
+    for number in (1, 2):
+        page = client.get(f"/coordinator/outbox?page={number}").get_data(as_text=True)
+        shown += [int(x) for x in re.findall(r'data-message="(\d+)"', page)]
+        assert f"page {number} of 2" in page
+    assert shown == newest
+    last = client.get("/coordinator/outbox?page=99").get_data(as_text=True)
+    assert "4&ndash;4 of 4" in last and 'rel="next"' not in last and 'rel="prev"' in last
+    assert "page 1 of 2" in client.get("/coordinator/outbox?page=zero").get_data(as_text=True)
+    assert 'class="pager"' not in client.get("/coordinator/outbox?state=pending").get_data(as_text=True)
+    app.config["OUTBOX_PAGE_SIZE"] = 1
+    pending = client.get("/coordinator/outbox?state=pending&page=2").get_data(as_text=True)
+    assert "2&ndash;2 of 2" in pending and pending.count("data-message=") == 1

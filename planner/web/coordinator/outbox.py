@@ -24,7 +24,11 @@ def outbox_list():
     session = get_session()
     counts = count_by_state(session)
     counts["all"] = sum(counts.values())
-    messages = list_messages(session, None if state == "all" else state)
+    size = max(1, int(current_app.config["OUTBOX_PAGE_SIZE"]))
+    pages = max(1, -(-counts[state] // size))
+    # A page number that is not a number, or past the end, shows the nearest real page.
+    page = min(max(request.args.get("page", 1, type=int) or 1, 1), pages)
+    messages = list_messages(session, None if state == "all" else state, limit=size, offset=(page - 1) * size)
     smtp = SmtpSettings.from_mapping(current_app.config)
     return render_template(
         "coordinator/outbox/list.html",
@@ -34,6 +38,9 @@ def outbox_list():
         tabs=TABS,
         smtp=smtp,
         now=utcnow(),
+        page=page,
+        pages=pages,
+        first_shown=(page - 1) * size + 1,
     )
 
 
@@ -52,7 +59,9 @@ def outbox_resend(message_id: int):
         flash(str(exc), "error")
     else:
         flash(f"Queued again for {message.recipient_email}.", "success")
-    return redirect(url_for(".outbox_list", state=request.args.get("state", "all")))
+    return redirect(
+        url_for(".outbox_list", state=request.args.get("state", "all"), page=request.args.get("page", 1, type=int))
+    )
 
 
 @bp.route("/outbox/<int:message_id>.eml")
