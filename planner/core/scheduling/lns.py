@@ -273,9 +273,7 @@ def _improve_part_on(
         shift = (pass_number * size // 2) % count if pass_number < 2 else 0
         groups = _neighbourhoods(problem, order, size, shift, rng if pass_number >= 2 else None)
         if pass_number == 0:
-            # Loops come first in the objective: neighbourhoods holding an unscheduled loop go first, so a
-            # time limit cuts fairness work rather than the search for a place for every candidate.
-            groups.sort(key=lambda members: all(current[n].scheduled for n in members))
+            groups = unscheduled_first(groups, current)
         improved_any = False
         all_optimal = True
         index = 0
@@ -403,6 +401,15 @@ class _Ahead:
         if self.error is not None:  # pragma: no cover
             raise self.error
         return self.answer
+
+
+def unscheduled_first(groups: list[list[int]], plans: list[LoopPlan]) -> list[list[int]]:
+    """Neighbourhoods holding an unscheduled loop first, otherwise in the same order.
+
+    Loops come first in the objective, so a time limit should cut fairness work rather than the search
+    for a place for every candidate.
+    """
+    return sorted(groups, key=lambda members: all(plans[n].scheduled for n in members))
 
 
 def _default_budget(count: int) -> float:

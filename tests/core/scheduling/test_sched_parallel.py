@@ -73,3 +73,14 @@ def test_solving_ahead_on_an_idle_core_changes_nothing(monkeypatch):
             alone.deterministic_time,
             alone.proven_optimal,
         )
+
+
+def test_first_pass_takes_neighbourhoods_with_an_unscheduled_loop_first():
+    """Groups holding an unscheduled loop move to the front; the others keep their time order."""
+    from planner.core.scheduling.lns import unscheduled_first
+    from planner.core.scheduling.problem import Interview, LoopPlan
+
+    done = LoopPlan("x", (Interview("r", 0, 60, ("a",), ()),))
+    plans = [done, done, LoopPlan("late"), done, done, LoopPlan("later"), done]
+    groups = [[0, 1], [3, 4], [2], [6], [5]]
+    assert unscheduled_first(groups, plans) == [[2], [5], [0, 1], [3, 4], [6]]
