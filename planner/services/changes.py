@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from planner.core.errors import Conflict, ValidationFailed
@@ -25,6 +24,7 @@ from planner.services.loop_state import (
     require_changeable,
 )
 from planner.services.scheduling_problem import iso_z, parse_z
+from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
 MAX_LOCATION, MAX_URL = 200, 500
 
@@ -59,7 +59,7 @@ def reschedule_interview(session: Session, interview_id: int, start: datetime, *
     if target == interview.start:
         raise ValidationFailed("The interview already starts then; pick another time.")
     people = [s.interviewer_id for s in interview.seats if s.status == SeatStatus.ACTIVE]
-    try:
+    with committed_or_conflict(session, SOMEONE_ELSE + "pick again from the fresh list."):
         state = load_state(session, interview.loop_id, now=now, lock=True, people=people)
         interview = state.interviews.get(interview_id)
         if interview is None:
@@ -77,14 +77,6 @@ def reschedule_interview(session: Session, interview_id: int, start: datetime, *
         record(session, actor_id=actor_id, action="interview_rescheduled", entity="interview",
                entity_id=interview_id, reason=text,
                details={"loop_id": interview.loop_id, "from": old, "to": item["start"]})
-        session.commit()
-    except (IntegrityError, DBAPIError) as exc:
-        session.rollback()
-        raise Conflict("Someone else changed these interviewers' schedules at the same moment; "
-                       "pick again from the fresh list.") from exc
-    except BaseException:
-        session.rollback()
-        raise
     return interview
 
 

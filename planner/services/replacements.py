@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from planner.core.errors import Conflict, ValidationFailed
@@ -37,6 +36,7 @@ from planner.services.loop_state import (
     require_changeable,
 )
 from planner.services.scheduling_problem import loop_key, parse_z, person_id, person_key, qualification_levels
+from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
 #: The engine's re-plan may move this many rounds of the loop at most (issue 6).
 MAX_MOVED_ROUNDS = 2
@@ -377,7 +377,7 @@ def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *,
     people = {leaving_id} | ({joining_id} if joining_id is not None else set())
     people |= {int(p) for change in plan or () for p in [*change.get("interviewers", []),
                                                         *change.get("trainees", [])]}
-    try:
+    with committed_or_conflict(session, SOMEONE_ELSE + "pick again from the fresh list."):
         state = load_state(session, interview.loop_id, now=now, lock=True, people=people)
         interview = state.interviews.get(interview_id)
         if interview is None:
@@ -390,12 +390,4 @@ def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *,
         record(session, actor_id=actor_id, action="interviewer_replaced", entity="interview",
                entity_id=interview_id, reason=text,
                details={"loop_id": state.loop.id, "leaving": leaving_id, "joining": joining_id, "changes": changes})
-        session.commit()
-    except (IntegrityError, DBAPIError) as exc:
-        session.rollback()
-        raise Conflict("Someone else changed these interviewers' schedules at the same moment; "
-                       "pick again from the fresh list.") from exc
-    except BaseException:
-        session.rollback()
-        raise
     return interview

@@ -16,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import uncovered_must_haves
@@ -37,6 +36,7 @@ from planner.services.scheduling_problem import (
     qualification_levels,
     round_slugs,
 )
+from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
 TRAINEE_LEVELS = ("shadow", "reverse-shadow")
 #: Wall-clock cap for one solve from a page (the result is deterministic well before it).
@@ -314,17 +314,8 @@ def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *
     """
     if not proposals:
         raise ValidationFailed("There is nothing to confirm: no loop has a proposed schedule.")
-    try:
+    with committed_or_conflict(session, SOMEONE_ELSE + "here is a fresh proposal."):
         created = _confirm(session, proposals, actor_id, now, settings, override_reason)
-        session.commit()
-    except (IntegrityError, DBAPIError) as exc:
-        # A lock timeout, deadlock or unique clash means someone else changed the same rows first.
-        session.rollback()
-        raise Conflict("Someone else changed these interviewers' schedules at the same moment; "
-                       "here is a fresh proposal.") from exc
-    except BaseException:
-        session.rollback()
-        raise
     return created
 
 
