@@ -255,6 +255,19 @@ def _improve_part_on(
     rng = random.Random(seed)
     stale_passes = 0
     proven = False
+    improved_any, all_optimal = False, True
+
+    def take(group: list[int], result) -> None:
+        """A step's answer into the plan and the ledger (which no longer holds the group's old seats)."""
+        nonlocal spent, steps, improved_any, all_optimal
+        for n in group:
+            current[n] = result.plans[loops[n].id]
+            ledger.add_plan(current[n])
+        spent += result.deterministic_time
+        steps += 1
+        improved_any |= result.improved
+        all_optimal &= result.status == "OPTIMAL"
+
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
         # That model has no timing choices, so CP-SAT proves it fast, and the day-sized steps below
@@ -293,13 +306,7 @@ def _improve_part_on(
             result = _step(
                 problem, calendars, ledger, current, group, pools, seed, min(STEP_BUDGET, budget - spent), deadline
             )
-            for n in group:
-                current[n] = result.plans[loops[n].id]
-                ledger.add_plan(current[n])
-            spent += result.deterministic_time
-            steps += 1
-            improved_any |= result.improved
-            all_optimal &= result.status == "OPTIMAL"
+            take(group, result)
             index += 1
             if ahead is None:
                 continue
@@ -307,15 +314,9 @@ def _improve_part_on(
                 # Not usable: left to finish on its own (it frees its core when done), never read.
                 pending.append(ahead)
                 continue
-            early = ahead.result()
             for n in groups[index]:
                 ledger.remove_plan(current[n])
-                current[n] = early.plans[loops[n].id]
-                ledger.add_plan(current[n])
-            spent += early.deterministic_time
-            steps += 1
-            improved_any |= early.improved
-            all_optimal &= early.status == "OPTIMAL"
+            take(groups[index], ahead.result())
             index += 1
         if len(groups) == 1 and all_optimal:
             proven = True
