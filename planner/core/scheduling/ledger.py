@@ -80,3 +80,10 @@ def ledger_of(calendars: dict[str, Calendar], plans: list[LoopPlan] | tuple[Loop
     for plan in plans:
         ledger.add_plan(plan)
     return ledger
+
+
+def ledger_without(calendars: dict[str, Calendar], plans: list[LoopPlan], left_out) -> Ledger:
+    """A ledger holding every seat of ``plans`` except those of the loops at the indices ``left_out``:
+    the surroundings a neighbourhood of those loops is solved in."""
+    skip = set(left_out)
+    return ledger_of(calendars, [plan for n, plan in enumerate(plans) if n not in skip])

@@ -18,7 +18,7 @@ from time import perf_counter
 from planner.core.scheduling.availability import Calendar, Week
 from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.greedy import RoundPools
-from planner.core.scheduling.ledger import ledger_of
+from planner.core.scheduling.ledger import ledger_of, ledger_without
 from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
 from planner.core.scheduling.trainees import match_trainees
@@ -379,9 +379,7 @@ class _Ahead:
     """The next step solved on its own thread with a full step budget, on a copy of the current plan."""
 
     def __init__(self, problem, calendars, current, group, pools, seed, deadline, cores) -> None:
-        ledger = ledger_of(calendars, current)
-        for n in group:
-            ledger.remove_plan(current[n])
+        ledger = ledger_without(calendars, current, group)
         snapshot = list(current)
         self.answer = None
         self.error: BaseException | None = None
@@ -433,9 +431,7 @@ def _reassign(problem, calendars, plans, group, pools, seed, budget, deadline) -
     if not scheduled:
         return plans, 0.0
     fixed = {(plans[n].loop_id, i.round_id): (i.start, i.start) for n in scheduled for i in plans[n].interviews}
-    ledger = ledger_of(calendars, plans)
-    for n in scheduled:
-        ledger.remove_plan(plans[n])
+    ledger = ledger_without(calendars, plans, scheduled)
     wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
     result = solve_neighbourhood(
         problem,

@@ -12,7 +12,7 @@ from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.explain import explain_unscheduled
 from planner.core.scheduling.greedy import RoundPools, all_pools, place_loop
-from planner.core.scheduling.ledger import Ledger, ledger_of
+from planner.core.scheduling.ledger import Ledger, ledger_of, ledger_without
 from planner.core.scheduling.parse import parse_instant
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, Solution, is_outside
 from planner.core.scheduling.result import solution_to_dict
@@ -206,9 +206,7 @@ def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> lis
     # (moving more rounds is still better than losing the candidate's loop).
     attempts = (([index], MAX_MOVED), ([index, *neighbours[:15]], MAX_MOVED), ([index, *neighbours[:15]], None))
     for group, max_moved in attempts:
-        ledger = ledger_of(calendars, plans)
-        for n in group:
-            ledger.remove_plan(plans[n])
+        ledger = ledger_without(calendars, plans, group)
         hints = {problem.loops[n].id: plans[n] for n in group}
         hints[loop.id] = LoopPlan(loop.id)
         keep = {problem.loops[n].id: plans[n] for n in group if plans[n].scheduled}
