@@ -7,7 +7,7 @@ Dates are fixed in March 2030: NOW is Monday 4 March 12:00 UTC; the default wind
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from planner.models import (
     Candidate,
@@ -17,6 +17,7 @@ from planner.models import (
     Interviewer,
     InterviewStatus,
     Loop,
+    LoopStatus,
     LoopWindow,
     PlanVersion,
     Posting,
@@ -115,3 +116,20 @@ class World:
             "cleo": self.person("Cleo", "America/New_York", {"mentoring": "qualified"}, team="bar-raisers"),
             "dev": self.person("Dev", "America/New_York", {"compiler-design": "shadow"}),
         }
+
+
+def book(db, world: World, loop, key: str, start, assessors, trainees=(), *, status=InterviewStatus.SCHEDULED):
+    """An interview of the world's plan round ``key`` with the given assessor and trainee seats."""
+    rnd = next(r for r in ROUNDS if r["key"] == key)
+    detail = {"kind": rnd["kind"], "minutes": rnd["minutes"], "focus_questions": rnd["focus_questions"],
+              "competencies": [{"slug": c["slug"], "name": world.competencies[c["slug"]].name, "focus": c["focus"]}
+                               for c in rnd["competencies"]]}
+    interview = Interview(loop_id=loop.id, round_key=key, round_name=rnd["name"], round_detail=detail, start=start,
+                          end=start + timedelta(minutes=rnd["minutes"]), uid=f"t-{secrets.token_hex(8)}@x",
+                          status=status)
+    interview.seats = [Seat(interviewer_id=p.id, role=SeatRole.ASSESSOR) for p in assessors] + [
+        Seat(interviewer_id=p.id, role=SeatRole.TRAINEE, training_level="shadow") for p in trainees]
+    db.add(interview)
+    loop.status = LoopStatus.SCHEDULED
+    db.flush()
+    return interview

@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 import pytest
 from invitedata import make_interviewer
-from loopworld import NOW, ROUNDS, World
+from loopworld import NOW, World, book
 from sqlalchemy import event
 
 from planner.db import utcnow
-from planner.models import Interview, InterviewStatus, LoopStatus, Rating, Scorecard, Seat, SeatRole
+from planner.models import InterviewStatus, LoopStatus, Rating, Scorecard
 from planner.queries.evidence import get_posting_evidence
 
 PAST = NOW - timedelta(days=1)
-
-
-def book(db, world: World, loop, key: str, start, assessors, trainees=(), *, status=InterviewStatus.SCHEDULED):
-    """An interview of the world's plan round ``key`` with the given assessor and trainee seats."""
-    rnd = next(r for r in ROUNDS if r["key"] == key)
-    detail = {"kind": rnd["kind"], "minutes": rnd["minutes"], "focus_questions": rnd["focus_questions"],
-              "competencies": [{"slug": c["slug"], "name": world.competencies[c["slug"]].name, "focus": c["focus"]}
-                               for c in rnd["competencies"]]}
-    interview = Interview(loop_id=loop.id, round_key=key, round_name=rnd["name"], round_detail=detail, start=start,
-                          end=start + timedelta(minutes=rnd["minutes"]), uid=f"t-{secrets.token_hex(8)}@x",
-                          status=status)
-    interview.seats = [Seat(interviewer_id=p.id, role=SeatRole.ASSESSOR) for p in assessors] + [
-        Seat(interviewer_id=p.id, role=SeatRole.TRAINEE, training_level="shadow") for p in trainees]
-    db.add(interview)
-    loop.status = LoopStatus.SCHEDULED
-    db.flush()
-    return interview
 
 
 def scored(db, world, interview, person, scores: dict[str, int], *, submitted=True):

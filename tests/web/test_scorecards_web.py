@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 import pytest
 from invitedata import make_interviewer
-from loopworld import ROUNDS, World
+from loopworld import World, book
 from sqlalchemy import select
 
 from planner.db import utcnow
-from planner.models import Competency, Interview, InterviewStatus, LoopStatus, Rating, Scorecard, Seat, SeatRole
-
-
-def book(db, world: World, loop, key: str, start, assessors, trainees=()):
-    """An interview of the world's plan round ``key`` with the given assessor and trainee seats."""
-    rnd = next(r for r in ROUNDS if r["key"] == key)
-    detail = {"kind": rnd["kind"], "minutes": rnd["minutes"], "focus_questions": rnd["focus_questions"],
-              "competencies": [{"slug": c["slug"], "name": world.competencies[c["slug"]].name, "focus": c["focus"]}
-                               for c in rnd["competencies"]]}
-    interview = Interview(loop_id=loop.id, round_key=key, round_name=rnd["name"], round_detail=detail, start=start,
-                          end=start + timedelta(minutes=rnd["minutes"]), uid=f"t-{secrets.token_hex(8)}@x",
-                          status=InterviewStatus.SCHEDULED)
-    interview.seats = [Seat(interviewer_id=p.id, role=SeatRole.ASSESSOR) for p in assessors] + [
-        Seat(interviewer_id=p.id, role=SeatRole.TRAINEE, training_level="shadow") for p in trainees]
-    db.add(interview)
-    loop.status = LoopStatus.SCHEDULED
-    db.flush()
-    return interview
+from planner.models import Competency, Rating, Scorecard, Seat
 
 
 @pytest.fixture
