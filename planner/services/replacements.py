@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.orm import Session
 
 from planner.core.errors import Conflict, ValidationFailed
-from planner.core.scheduling import RepairError, repair
+from planner.core.scheduling import MAX_MOVED, RepairError, repair
 from planner.core.scheduling import substitutes as engine_substitutes
 from planner.models import Interview, Interviewer, Seat, SeatRole, SeatStatus
 from planner.services.audit import record
@@ -38,8 +38,8 @@ from planner.services.loop_state import (
 from planner.services.scheduling_problem import loop_key, parse_z, person_id, person_key, qualification_levels
 from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
-#: The engine's re-plan may move this many rounds of the loop at most (issue 6).
-MAX_MOVED_ROUNDS = 2
+#: A new plan after a decline changes this many rounds of the loop at most: the engine's own cap.
+MAX_MOVED_ROUNDS = MAX_MOVED
 TRAINEE_LEVELS = ("shadow", "reverse-shadow")
 
 
