@@ -389,7 +389,16 @@ def repair_table(case: str, declines: int) -> None:
 
 REFERENCE = FIXTURES / "reference.json"
 #: Fixtures given a long deterministic budget to find the best-known plan (the 1% gap is measured on it).
-REFERENCE_CASES = [("m-easy", 1), ("m-easy", 2), ("m-easy", 3), ("m-tight", 1), ("scarce-100", 1)]
+REFERENCE_CASES = [
+    ("m-easy", 1),
+    ("m-easy", 2),
+    ("m-easy", 3),
+    ("m-tight", 1),
+    ("scarce-100", 1),
+    ("m-one-week", 1),
+    ("m-one-week", 2),
+    ("m-one-week", 3),
+]
 
 
 def run_reference(path: Path, budget: float) -> dict:
