@@ -171,3 +171,25 @@ def test_batch_without_draft_loops_is_refused(db):
     world = World(db)
     with pytest.raises(ValidationFailed, match="no draft loops"):
         scheduling.propose_batch(db, world.posting.id, now=NOW)
+
+
+def test_demo_hiring_event_schedules_what_the_single_loop_proposal_schedules(db):
+    """In the demo, Kim Lee's rounds need more time than her windows hold; beside her loop, Sam Okafor's
+    loop (which first-fit cannot place but the solver can) is still scheduled in the hiring event."""
+    from sqlalchemy import select
+
+    from planner.db import utcnow
+    from planner.models import Loop, LoopStatus
+    from planner.services.demo import load_demo
+
+    now = utcnow()
+    load_demo(db, now=now)
+    drafts = db.scalars(select(Loop).where(Loop.status == LoopStatus.DRAFT).order_by(Loop.id)).all()
+    names = {loop.id: loop.candidate.name for loop in drafts}
+    posting_id = drafts[0].posting_id
+    batch = {p.loop_id: p for p in scheduling.propose_batch(db, posting_id, now=now)}
+    single = {loop_id: scheduling.propose(db, loop_id, now=now) for loop_id in batch}
+    assert {names[i]: p.scheduled for i, p in batch.items()} == {"Kim Lee": False, "Sam Okafor": True}
+    assert {names[i]: p.scheduled for i, p in single.items()} == {"Kim Lee": False, "Sam Okafor": True}
+    kim = next(p for i, p in batch.items() if names[i] == "Kim Lee")
+    assert kim.reason.startswith("the rounds need 315 minutes but the longest candidate window is 300 minutes")

@@ -30,15 +30,17 @@ def explain_unscheduled(
         if found is not None:
             reason, fixes = found
             return LoopPlan(loop_id, reason=f"round '{rnd.id}': {reason}", fixes=tuple(fixes))
-    total = sum(r.minutes for r in loop.rounds)
-    longest = max(w.minutes for w in loop.windows)
-    if total > longest:
-        return LoopPlan(
-            loop_id,
-            reason=f"the rounds need {total} minutes but the longest candidate window is {longest} minutes",
-            fixes=("lengthen a window or split the loop over two days",),
-        )
     gap = "" if loop.max_gap_minutes is None else f" with at most {loop.max_gap_minutes} minutes between rounds"
+    total, room = loop.minutes, loop.room_minutes()
+    if total > room:
+        longest = max(w.minutes for w in loop.windows)
+        held = (
+            f"the longest candidate window is {longest} minutes"
+            if room == longest
+            else f"the candidate's windows hold at most {room} minutes of rounds{gap}"
+        )
+        fix = "lengthen a window or split the loop over two days" if gap else "lengthen a window or add one"
+        return LoopPlan(loop_id, reason=f"the rounds need {total} minutes but {held}", fixes=(fix,))
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
     return LoopPlan(
         loop_id,

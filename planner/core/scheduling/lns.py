@@ -27,6 +27,8 @@ from planner.core.scheduling.trainees import match_trainees
 NEIGHBOURHOOD_LOOPS = 8
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
+#: Deterministic seconds for a loop first-fit could not place, tried alone (one that fits takes ~0.003).
+ALONE_BUDGET = 0.05
 #: Deterministic seconds for the all-loops re-assignment at fixed times.
 ASSIGN_BUDGET = 1.0
 #: Default ceiling of deterministic seconds, so a week of hundreds of loops still ends in minutes.
@@ -268,6 +270,13 @@ def _improve_part_on(
         improved_any |= result.improved
         all_optimal &= result.status == "OPTIMAL"
 
+    for n in order if count > 1 else ():
+        # Each loop first-fit could not place is tried alone around everything else first: a loop that
+        # fits is found in milliseconds, and one that cannot be placed no longer hides it inside a bigger
+        # step (CP-SAT can spend a whole step's budget failing to prove one loop impossible).
+        if current[n].scheduled or not _time_for(problem, [n], deadline) or spent >= budget:
+            continue
+        take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
         # That model has no timing choices, so CP-SAT proves it fast, and the day-sized steps below

@@ -93,6 +93,33 @@ class Loop:
                 return rnd
         raise KeyError(round_id)
 
+    @property
+    def minutes(self) -> int:
+        """Minutes of interviewing the candidate sits through."""
+        return sum(rnd.minutes for rnd in self.rounds)
+
+    def room_minutes(self) -> int:
+        """The most minutes of rounds the windows can hold for this one candidate.
+
+        Without a gap limit rounds may spread over every window. With one, consecutive rounds are at most
+        ``max_gap_minutes`` apart, so the loop lies inside one stretch of windows whose breaks are no
+        longer than that (rounds cannot sit in the breaks). A loop needing more can never be scheduled,
+        whatever the interviewers' calendars: the solver is told so instead of searching for it.
+        """
+        stretches: list[int] = []
+        end = None
+        for window in sorted(self.windows, key=lambda w: w.start):
+            start = window.start if end is None else max(window.start, end)
+            if window.end <= start:
+                continue
+            joins = end is not None and (self.max_gap_minutes is None or start - end <= self.max_gap_minutes)
+            if joins:
+                stretches[-1] += window.end - start
+            else:
+                stretches.append(window.end - start)
+            end = window.end
+        return max(stretches, default=0)
+
 
 @dataclass(frozen=True)
 class Problem:
