@@ -141,7 +141,8 @@ def posting_loops_confirm(posting_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
-    flash(f"Scheduled {len(created)} loops ({sum(len(v) for v in created.values())} interviews); "
+    loops, interviews = len(created), sum(len(v) for v in created.values())
+    flash(f"Scheduled {loops} {'loop' if loops == 1 else 'loops'} ({interviews} interviews); "
           "invites are on their way.", "success")
     return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
 
