@@ -46,6 +46,7 @@ def solve_neighbourhood(
     banned: frozenset[tuple[str, str, str]] = frozenset(),
     fixed_starts: dict[tuple[str, str], tuple[int, int]] | None = None,
     max_moved: int | None = None,
+    retime_unchanged: bool = False,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
@@ -53,7 +54,9 @@ def solve_neighbourhood(
     answer is never worse than them. ``keep`` rewards unchanged rounds above fairness (for repairs),
     ``max_moved`` caps how many of those rounds may change time, and ``banned`` forbids (loop, round,
     person) seats. ``fixed_starts`` limits rounds (by ``(loop id, round id)``) to start between two
-    minutes; equal bounds turn the model into a pure assignment.
+    minutes; equal bounds turn the model into a pure assignment. ``retime_unchanged`` runs the idle-time
+    pass even when nothing better is found above it (the hints' times may come from first-fit, which
+    takes the earliest start that works, not the one that keeps the candidate's day short).
     """
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned, fixed_starts)
     for loop in loops:
@@ -86,10 +89,18 @@ def solve_neighbourhood(
     # 24-loop parts of the hiring event), but default branching (LP branching was slower there).
     reassign = fixed_starts is not None
     first = _run(builder, seed, deterministic_time * 0.8, wall_time, lp_search=not reassign)
-    if first.status_name not in ("OPTIMAL", "FEASIBLE") or first.objective <= hint_main:
+    found = first.status_name in ("OPTIMAL", "FEASIBLE")
+    unchanged = found and first.objective <= hint_main
+    if not found or (unchanged and not retime_unchanged):
         # Nothing better on the tiers above idle time: keep the current plans untouched, which also
         # keeps reruns stable and skips the timing pass.
         return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
+    if unchanged:
+        # Re-time the hints themselves (their seats, at least their value above idle time).
+        values = [0] * len(model.proto.variables)
+        for var, value in hint.items():
+            values[var.index] = int(value)
+        first = _Run(first.status_name, hint_main, values, first.deterministic_time)
     best_main = int(round(first.objective))
     det = first.deterministic_time
     solution = first.values
@@ -110,10 +121,19 @@ def solve_neighbourhood(
         proto_hint.values.extend(first.values)
         second = _run(builder, seed, min(IDLE_BUDGET, max(0.02, deterministic_time - det)), wall_time, presolve=True)
         det += second.deterministic_time
+        if unchanged:
+            # Only idle time can change: the hints stay unless it is strictly shorter (the status is the
+            # main solve's, whose tiers are the ones proven).
+            hint_idle = sum(c * hint.get(v, 0) for c, v in idle)
+            if second.status_name not in ("OPTIMAL", "FEASIBLE") or second.objective >= hint_idle:
+                return SubResult(dict(hints), status, det, improved=False)
+            return SubResult(_extract(builder, second.values), status, det, improved=True)
         if second.status_name in ("OPTIMAL", "FEASIBLE"):
             solution = second.values
             if second.status_name != "OPTIMAL":
                 status = "FEASIBLE"
+    elif unchanged:
+        return SubResult(dict(hints), status, det, improved=False)
     plans = _extract(builder, solution)
     return SubResult(plans, status, det, improved=True)
 

@@ -312,8 +312,11 @@ def _improve_part_on(
                 ahead = _Ahead(problem, calendars, current, groups[index + 1], pools, seed, deadline, cores)
             for n in group:
                 ledger.remove_plan(current[n])
+            # Solved whole, the answer may be first-fit's own plan: its times are the earliest that work,
+            # so they are re-timed for the candidates' idle time even when nothing else improves.
+            step_budget = min(STEP_BUDGET, budget - spent)
             result = _step(
-                problem, calendars, ledger, current, group, pools, seed, min(STEP_BUDGET, budget - spent), deadline
+                problem, calendars, ledger, current, group, pools, seed, step_budget, deadline, retime=size == count
             )
             take(group, result)
             index += 1
@@ -367,8 +370,11 @@ class _Cores:
             self.busy -= 1
 
 
-def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline):
-    """One neighbourhood solve of ``group`` around ``ledger`` (which must not hold the group's seats)."""
+def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline, retime=False):
+    """One neighbourhood solve of ``group`` around ``ledger`` (which must not hold the group's seats).
+
+    ``retime``: shorten the candidates' days even when nothing better is found above idle time.
+    """
     loops = problem.loops
     step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
     return solve_neighbourhood(
@@ -381,6 +387,7 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
         seed=seed,
         deterministic_time=det,
         wall_time=step_wall,
+        retime_unchanged=retime,
     )
 
 

@@ -95,6 +95,25 @@ def test_a_loop_that_cannot_fit_does_not_hide_one_that_can():
     )
     result = _solve(problem([a_person, b_person, *helpers], [too_long, fits]))
     assert result["fits"]["status"] == "scheduled"
-    assert [i["start"] for i in result["fits"]["interviews"]][-1] == "2026-12-09T11:00:00Z"
+    first, second = result["fits"]["interviews"]
+    assert first["end"] == second["start"]  # back to back: no idle time for the candidate
     assert result["too-long"]["status"] == "unscheduled"
     assert result["too-long"]["reason"].startswith("the rounds need 360 minutes but the longest candidate window")
+
+
+def test_first_fits_plan_is_re_timed_to_shorten_the_candidates_day():
+    """First-fit takes the earliest start that works: 'a' at 09:30 with a 30-minute wait for 'b' at 11:00.
+    Nothing above idle time can improve on it, and the candidate's day is still made as short as it can be."""
+    a_person = person("pa", {"a": "qualified"})
+    b_person = person("pb", {"b": "qualified"}, busy=[{"start": "2026-12-09T09:00:00Z", "end": "2026-12-09T11:00:00Z"}])
+    fits = loop(
+        "fits", [rnd("a", ["a"]), rnd("b", ["b"])], [("2026-12-09T09:00:00Z", "2026-12-09T17:00:00Z")],
+        max_gap_minutes=30,
+    )
+    prob = load_problem(problem([a_person, b_person], [fits]))
+    first_fit = solution_to_dict(solve(prob, improve=False))["loops"][0]["interviews"]
+    assert [i["start"] for i in first_fit] == ["2026-12-09T09:30:00Z", "2026-12-09T11:00:00Z"]
+    solution = solve(prob)
+    interviews = solution_to_dict(solution)["loops"][0]["interviews"]
+    assert interviews[0]["end"] == interviews[1]["start"]
+    assert solution.optimal is True
