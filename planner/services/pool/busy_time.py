@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from planner.core.errors import FieldError, NotFound, ValidationFailed
 from planner.core.pool import BusyInterval, parse_busy_ics, validate_timezone
 from planner.models import BusyBlock
+from planner.queries.pool import get_interviewer
 from planner.services.audit import record
-from planner.services.pool.people import get_interviewer
 
 DEFAULT_HORIZON_DAYS = 90
 MAX_HORIZON_DAYS = 365

@@ -11,10 +11,11 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from planner.core.errors import FieldError, NotFound, ValidationFailed
+from planner.core.errors import FieldError, ValidationFailed
 from planner.core.pool import parse_working_hours, validate_caps, validate_timezone
 from planner.core.pool.hours import parse_hhmm
 from planner.models import Interview, Interviewer, InterviewStatus, Seat, SeatStatus, User
+from planner.queries.pool import get_interviewer
 from planner.services.audit import record
 
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -36,14 +37,6 @@ class InterviewerInput:
     user_id: int | None = None
 
 
-
-
-def get_interviewer(session: Session, interviewer_id: int) -> Interviewer:
-    """The interviewer row, or NotFound with a sentence a coordinator can read."""
-    person = session.get(Interviewer, interviewer_id)
-    if person is None:
-        raise NotFound(f"There is no interviewer #{interviewer_id}.")
-    return person
 
 
 def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None) -> dict:

@@ -16,17 +16,11 @@ from planner.core.pool import (
     promote,
     training_progress,
 )
-from planner.models import Competency, Qualification, TrainingLevel
+from planner.models import Qualification, TrainingLevel
 from planner.queries.load import TrainingCounts, training_counts
+from planner.queries.pool import get_interviewer
 from planner.services.audit import record
-from planner.services.pool.people import get_interviewer
-
-
-def _get_competency(session: Session, competency_id: int) -> Competency:
-    competency = session.get(Competency, competency_id)
-    if competency is None:
-        raise NotFound(f"There is no competency #{competency_id}.")
-    return competency
+from planner.services.competencies import get_competency
 
 
 def set_qualification(
@@ -43,7 +37,7 @@ def set_qualification(
     :raise UnknownTrainingLevel: ``level`` is not shadow, reverse-shadow or qualified.
     """
     person = get_interviewer(session, interviewer_id)
-    competency = _get_competency(session, competency_id)
+    competency = get_competency(session, competency_id)
     new_level = TrainingLevel(parse_level(level).value)
     qualification = session.scalar(
         select(Qualification).where(
@@ -97,7 +91,7 @@ def remove_qualification(
     )
     if qualification is None:
         raise NotFound(f"{person.name} holds no qualification in that competency.")
-    competency = _get_competency(session, competency_id)
+    competency = get_competency(session, competency_id)
     session.delete(qualification)
     record(
         session,
@@ -127,7 +121,7 @@ def promote_qualification(
     :raise NotReadyForPromotion: not ready (and no reason given), or already qualified.
     """
     person = get_interviewer(session, interviewer_id)
-    competency = _get_competency(session, competency_id)
+    competency = get_competency(session, competency_id)
     qualification = session.scalar(
         select(Qualification).where(
             Qualification.interviewer_id == person.id, Qualification.competency_id == competency.id
