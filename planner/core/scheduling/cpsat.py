@@ -96,46 +96,54 @@ def solve_neighbourhood(
         # keeps reruns stable and skips the timing pass.
         return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
     if unchanged:
-        # Re-time the hints themselves (their seats, at least their value above idle time).
+        # Re-time the current plans themselves: they stay unless the candidates' days get shorter. The
+        # status is the main solve's, whose tiers are the ones proven.
         values = [0] * len(model.proto.variables)
         for var, value in hint.items():
             values[var.index] = int(value)
-        first = _Run(first.status_name, hint_main, values, first.deterministic_time)
+        left = deterministic_time - first.deterministic_time
+        shorter = _shorten_days(builder, main_expr, hint_main, values, idle, seed, left, wall_time)
+        det = first.deterministic_time + (shorter.deterministic_time if shorter else 0.0)
+        hint_idle = sum(c * hint.get(v, 0) for c, v in idle)
+        if shorter is None or shorter.status_name not in ("OPTIMAL", "FEASIBLE") or shorter.objective >= hint_idle:
+            return SubResult(dict(hints), first.status_name, det, improved=False)
+        return SubResult(_extract(builder, shorter.values), first.status_name, det, improved=True)
     best_main = int(round(first.objective))
     det = first.deterministic_time
     solution = first.values
     status = first.status_name
-    if idle and not _all_fixed(builder):
-        # Idle time only re-times rounds: every seat keeps its person and local day, so loads, caps
-        # and trainee seats cannot change and the small timing model is usually proven fast.
-        model.add(main_expr >= best_main)
-        for rv in builder.rounds.values():
-            for option in rv.options:
-                for var in (option.assessor, option.trainee):
-                    if var is not None:
-                        model.add(var == first.values[var.index])
-        model.minimize(sum(c * v for c, v in idle))
-        model.clear_hints()
-        proto_hint = model.proto.solution_hint
-        proto_hint.vars.extend(range(len(first.values)))
-        proto_hint.values.extend(first.values)
-        second = _run(builder, seed, min(IDLE_BUDGET, max(0.02, deterministic_time - det)), wall_time, presolve=True)
+    second = _shorten_days(builder, main_expr, best_main, first.values, idle, seed, deterministic_time - det, wall_time)
+    if second is not None:
         det += second.deterministic_time
-        if unchanged:
-            # Only idle time can change: the hints stay unless it is strictly shorter (the status is the
-            # main solve's, whose tiers are the ones proven).
-            hint_idle = sum(c * hint.get(v, 0) for c, v in idle)
-            if second.status_name not in ("OPTIMAL", "FEASIBLE") or second.objective >= hint_idle:
-                return SubResult(dict(hints), status, det, improved=False)
-            return SubResult(_extract(builder, second.values), status, det, improved=True)
         if second.status_name in ("OPTIMAL", "FEASIBLE"):
             solution = second.values
             if second.status_name != "OPTIMAL":
                 status = "FEASIBLE"
-    elif unchanged:
-        return SubResult(dict(hints), status, det, improved=False)
     plans = _extract(builder, solution)
     return SubResult(plans, status, det, improved=True)
+
+
+def _shorten_days(builder, main_expr, best_main, values, idle, seed, budget_left, wall_time):
+    """The idle-time pass from the solution ``values``, or None when no start can move.
+
+    Idle time only re-times rounds: every seat keeps its person and local day, so loads, caps and
+    trainee seats cannot change and the small timing model is usually proven fast.
+    """
+    if not idle or _all_fixed(builder):
+        return None
+    model = builder.model
+    model.add(main_expr >= best_main)
+    for rv in builder.rounds.values():
+        for option in rv.options:
+            for var in (option.assessor, option.trainee):
+                if var is not None:
+                    model.add(var == values[var.index])
+    model.minimize(sum(c * v for c, v in idle))
+    model.clear_hints()
+    proto_hint = model.proto.solution_hint
+    proto_hint.vars.extend(range(len(values)))
+    proto_hint.values.extend(values)
+    return _run(builder, seed, min(IDLE_BUDGET, max(0.02, budget_left)), wall_time, presolve=True)
 
 
 @dataclass

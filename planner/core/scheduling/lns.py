@@ -270,13 +270,14 @@ def _improve_part_on(
         improved_any |= result.improved
         all_optimal &= result.status == "OPTIMAL"
 
-    for n in order if count > 1 else ():
-        # Each loop first-fit could not place is tried alone around everything else first: a loop that
-        # fits is found in milliseconds, and one that cannot be placed no longer hides it inside a bigger
-        # step (CP-SAT can spend a whole step's budget failing to prove one loop impossible).
-        if current[n].scheduled or not _time_for(problem, [n], deadline) or spent >= budget:
-            continue
-        take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
+    # Each loop first-fit could not place is tried alone around everything else first (a lone loop is
+    # the whole problem anyway): a loop that fits is found in milliseconds, and one that cannot be placed
+    # no longer hides it inside a bigger step (CP-SAT can spend a whole step's budget failing to prove one
+    # loop impossible).
+    unplaced = [n for n in order if not current[n].scheduled] if count > 1 else []
+    for n in unplaced:
+        if _time_for(problem, [n], deadline) and spent < budget:
+            take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
         # That model has no timing choices, so CP-SAT proves it fast, and the day-sized steps below
