@@ -181,7 +181,7 @@ def _pack_from(problem, loop, window_end, first_start, ledger, pools, order) -> 
 def loop_difficulty(loop: Loop, pools: dict[str, RoundPools]) -> tuple:
     """Sort key putting the loops with the fewest qualified people and least window time first."""
     scarcity = min(len(pools[r.id].assessors) - r.interviewers for r in loop.rounds)
-    window = sum(w.minutes for w in loop.windows) - sum(r.minutes for r in loop.rounds)
+    window = sum(w.minutes for w in loop.windows) - loop.minutes
     return (scarcity, window)
 
 
