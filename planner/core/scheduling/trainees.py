@@ -141,11 +141,11 @@ def _add_caps_and_overlaps(matching: _Matching, calendars: dict[str, Calendar], 
         if room is not None and len(seats) > room - ledger.week_seats[(person_id, week)]:
             model.add(sum(seats) <= room - ledger.week_seats[(person_id, week)])
     for intervals in matching.per_person.values():
-        for clique in _overlap_cliques(intervals):
+        for clique in overlap_cliques(intervals):
             model.add_at_most_one(clique)
 
 
-def _overlap_cliques(intervals: list[tuple[int, int, object]]) -> list[list]:
+def overlap_cliques(intervals: list[tuple[int, int, object]]) -> list[list]:
     """Groups of seats that overlap at one instant (every overlap is seen at the later seat's start).
 
     Times are fixed, so "no two seats of a person overlap" is one at-most-one per such group: a pure
