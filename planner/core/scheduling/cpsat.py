@@ -15,10 +15,7 @@ from planner.core.scheduling.cpsat_model import ModelBuilder
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
-
-#: Deterministic seconds for the idle-time pass; it only re-times rounds, so it needs little (its best
-#: plan is found within the first hundredth of a second; the rest went on proving a weak bound).
-IDLE_BUDGET = 0.02
+from planner.core.scheduling.retime import shorten_days
 
 
 @dataclass
@@ -66,15 +63,14 @@ def solve_neighbourhood(
     trainee_vars = [o.trainee for rv in builder.rounds.values() for o in rv.options if o.trainee is not None]
     trainee_rounds = sum(1 for rv in builder.rounds.values() if any(o.trainee is not None for o in rv.options))
     # Lexicographic objective in two solves: first loops > kept rounds > fairness > trainee seats, then,
-    # with that value held, the candidates' idle time. Mixing idle time into the first solve made
-    # CP-SAT spend its budget proving idle-minute bounds instead of the tiers that matter more.
+    # with every seat kept, the candidates' idle time (``retime``). Mixing idle time into the first solve
+    # made CP-SAT spend its budget proving idle-minute bounds instead of the tiers that matter more.
     w_keep = (trainee_rounds + 1) * (sum(c for c, _ in fairness) + 1)
     w_loop = w_keep * (len(stays) + 1)
     main = [(w_loop, v) for v in builder.scheduled.values()]
     main += [(w_keep, v) for v, _l, _i in stays]
     main += [(-(trainee_rounds + 1) * c, v) for c, v in fairness]
     main += [(1, v) for v in trainee_vars]
-    idle = [(1, span) for span, _f, _l, _b in builder.spans.values()]
     model = builder.model
     main_expr = sum(c * v for c, v in main)
     model.maximize(main_expr)
@@ -101,49 +97,21 @@ def solve_neighbourhood(
         values = [0] * len(model.proto.variables)
         for var, value in hint.items():
             values[var.index] = int(value)
-        left = deterministic_time - first.deterministic_time
-        shorter = _shorten_days(builder, main_expr, hint_main, values, idle, seed, left, wall_time)
-        det = first.deterministic_time + (shorter.deterministic_time if shorter else 0.0)
-        hint_idle = sum(c * hint.get(v, 0) for c, v in idle)
-        if shorter is None or shorter.status_name not in ("OPTIMAL", "FEASIBLE") or shorter.objective >= hint_idle:
-            return SubResult(dict(hints), first.status_name, det, improved=False)
+        shorter = None if _all_fixed(builder) else shorten_days(builder, values, seed, wall_time)
+        if shorter is None:
+            return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
+        det = first.deterministic_time + shorter.deterministic_time
         return SubResult(_extract(builder, shorter.values), first.status_name, det, improved=True)
-    best_main = int(round(first.objective))
     det = first.deterministic_time
     solution = first.values
     status = first.status_name
-    second = _shorten_days(builder, main_expr, best_main, first.values, idle, seed, deterministic_time - det, wall_time)
-    if second is not None:
-        det += second.deterministic_time
-        if second.status_name in ("OPTIMAL", "FEASIBLE"):
-            solution = second.values
-            if second.status_name != "OPTIMAL":
-                status = "FEASIBLE"
-    plans = _extract(builder, solution)
-    return SubResult(plans, status, det, improved=True)
-
-
-def _shorten_days(builder, main_expr, best_main, values, idle, seed, budget_left, wall_time):
-    """The idle-time pass from the solution ``values``, or None when no start can move.
-
-    Idle time only re-times rounds: every seat keeps its person and local day, so loads, caps and
-    trainee seats cannot change and the small timing model is usually proven fast.
-    """
-    if not idle or _all_fixed(builder):
-        return None
-    model = builder.model
-    model.add(main_expr >= best_main)
-    for rv in builder.rounds.values():
-        for option in rv.options:
-            for var in (option.assessor, option.trainee):
-                if var is not None:
-                    model.add(var == values[var.index])
-    model.minimize(sum(c * v for c, v in idle))
-    model.clear_hints()
-    proto_hint = model.proto.solution_hint
-    proto_hint.vars.extend(range(len(values)))
-    proto_hint.values.extend(values)
-    return _run(builder, seed, min(IDLE_BUDGET, max(0.02, budget_left)), wall_time, presolve=True)
+    shorter = None if _all_fixed(builder) else shorten_days(builder, first.values, seed, wall_time)
+    if shorter is not None:
+        det += shorter.deterministic_time
+        solution = shorter.values
+        if not shorter.optimal:
+            status = "FEASIBLE"
+    return SubResult(_extract(builder, solution), status, det, improved=True)
 
 
 @dataclass
@@ -167,15 +135,13 @@ def _run(
     seed: int,
     deterministic_time: float,
     wall_time: float,
-    presolve: bool = False,
     lp_search: bool = True,
 ) -> _Run:
-    """One deterministic single-worker solve.
+    """One deterministic single-worker solve, without presolve.
 
-    ``presolve`` is for the idle-time pass (timing only, with every seat fixed): presolve shrinks it a
-    lot. The fixed-time re-assignment and the 8-loop neighbourhoods run without it: on the 40-loop
-    benchmark their presolve cost 0.1 s each and weakened the LP, so steps ended FEASIBLE at the budget
-    where the unpresolved model is proven OPTIMAL in a fifth of the time.
+    On the 40-loop benchmark presolve cost the 8-loop neighbourhoods and the fixed-time re-assignment
+    0.1 s each and weakened the LP, so steps ended FEASIBLE at the budget where the unpresolved model is
+    proven OPTIMAL in a fifth of the time.
     """
     solver = builder.cp.CpSolver()
     params = solver.parameters
@@ -187,8 +153,8 @@ def _run(
     params.add_cg_cuts = False
     params.add_mir_cuts = False
     params.add_zero_half_cuts = False
-    params.cp_model_presolve = presolve
-    if not presolve and lp_search:
+    params.cp_model_presolve = False
+    if lp_search:
         # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
         # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
         params.search_branching = builder.cp.LP_SEARCH

@@ -215,45 +215,12 @@ class ModelBuilder:
         return self.calendars[person_id].person
 
     def _candidate_rules(self, loop: Loop, round_vars: list[RoundVars], present) -> None:
-        model = self.model
-        if len(round_vars) < 2:
-            return
-        intervals = [
-            model.new_optional_fixed_size_interval_var(self.slot * rv.start, rv.rnd.minutes, present, "")
-            for rv in round_vars
-        ]
-        model.add_no_overlap(intervals)
-        lo = min(self.slot * r.ranges[0][0] for r in round_vars)
-        hi = max(self.slot * r.ranges[-1][1] + r.rnd.minutes for r in round_vars)
-        first = model.new_int_var(lo, hi, f"first[{loop.id}]")
-        last = model.new_int_var(lo, hi, f"last[{loop.id}]")
-        span = model.new_int_var(0, hi - lo, f"span[{loop.id}]")
-        model.add(span == last - first)
-        for rv in round_vars:
-            model.add(first <= self.slot * rv.start).only_enforce_if(present)
-            model.add(last >= self.slot * rv.start + rv.rnd.minutes).only_enforce_if(present)
-        self.spans[loop.id] = (span, first, last, hi - lo)
-        gap = loop.max_gap_minutes
-        if gap is None:
-            return
-        firsts = []
-        follows = {}
-        for rv in round_vars:
-            is_first = model.new_bool_var("")
-            firsts.append(is_first)
-            preds = []
-            for other in round_vars:
-                if other is rv:
-                    continue
-                after = model.new_bool_var("")
-                gap_expr = self.slot * rv.start - self.slot * other.start - other.rnd.minutes
-                model.add(gap_expr >= 0).only_enforce_if(after)
-                model.add(gap_expr <= gap).only_enforce_if(after)
-                preds.append(after)
-                follows[(rv.rnd.id, other.rnd.id)] = after
-            model.add(is_first + sum(preds) >= present)
-        model.add(sum(firsts) == present)
-        self.gap_vars[loop.id] = (dict(zip([rv.rnd.id for rv in round_vars], firsts, strict=True)), follows)
+        rounds = [(rv.rnd.id, rv.start, rv.rnd.minutes, rv.ranges) for rv in round_vars]
+        spans, gaps = candidate_day(self.model, self.slot, rounds, loop.max_gap_minutes, present)
+        if spans is not None:
+            self.spans[loop.id] = spans
+        if gaps is not None:
+            self.gap_vars[loop.id] = gaps
 
     def caps_and_load(self) -> list[tuple[int, object]]:
         """Cap constraints per person and local day / ISO week; returns the unary fairness cost terms."""
@@ -335,3 +302,49 @@ class ModelBuilder:
         if max_moved is not None and len(same_times) > max_moved:
             model.add(sum(same_times) >= len(same_times) - max_moved)
         return terms
+
+
+def candidate_day(model, slot: int, rounds: list[tuple], gap: int | None, present) -> tuple:
+    """The candidate's rules for one loop: rounds never overlap, at most ``gap`` minutes between rounds.
+
+    ``rounds`` are (round id, start grid variable, minutes, allowed grid ranges); every rule holds when
+    ``present`` is true. Returns ``(span, first, last, upper bound)`` (the candidate's day, whose length
+    is the idle-time objective) and ``(is-first booleans by round, follows booleans by (round, before))``
+    for the gap rule, each None when the loop has one round or no gap rule.
+    """
+    if len(rounds) < 2:
+        return None, None
+    intervals = [
+        model.new_optional_fixed_size_interval_var(slot * start, minutes, present, "")
+        for _r, start, minutes, _g in rounds
+    ]
+    model.add_no_overlap(intervals)
+    lo = min(slot * ranges[0][0] for _r, _s, _m, ranges in rounds)
+    hi = max(slot * ranges[-1][1] + minutes for _r, _s, minutes, ranges in rounds)
+    first = model.new_int_var(lo, hi, "")
+    last = model.new_int_var(lo, hi, "")
+    span = model.new_int_var(0, hi - lo, "")
+    model.add(span == last - first)
+    for _r, start, minutes, _g in rounds:
+        model.add(first <= slot * start).only_enforce_if(present)
+        model.add(last >= slot * start + minutes).only_enforce_if(present)
+    if gap is None:
+        return (span, first, last, hi - lo), None
+    firsts = {}
+    follows = {}
+    for round_id, start, _m, _g in rounds:
+        is_first = model.new_bool_var("")
+        firsts[round_id] = is_first
+        preds = []
+        for other_id, other_start, other_minutes, _o in rounds:
+            if other_id == round_id:
+                continue
+            after = model.new_bool_var("")
+            gap_expr = slot * start - slot * other_start - other_minutes
+            model.add(gap_expr >= 0).only_enforce_if(after)
+            model.add(gap_expr <= gap).only_enforce_if(after)
+            preds.append(after)
+            follows[(round_id, other_id)] = after
+        model.add(is_first + sum(preds) >= present)
+    model.add(sum(firsts.values()) == present)
+    return (span, first, last, hi - lo), (firsts, follows)
