@@ -41,7 +41,6 @@ def solve_neighbourhood(
     wall_time: float = 30.0,
     keep: dict[str, LoopPlan] | None = None,
     banned: frozenset[tuple[str, str, str]] = frozenset(),
-    fixed_starts: dict[tuple[str, str], tuple[int, int]] | None = None,
     max_moved: int | None = None,
     retime_unchanged: bool = False,
 ) -> SubResult:
@@ -50,12 +49,11 @@ def solve_neighbourhood(
     ``hints`` must be feasible around the ledger (they are the current plans of those loops); the
     answer is never worse than them. ``keep`` rewards unchanged rounds above fairness (for repairs),
     ``max_moved`` caps how many of those rounds may change time, and ``banned`` forbids (loop, round,
-    person) seats. ``fixed_starts`` limits rounds (by ``(loop id, round id)``) to start between two
-    minutes; equal bounds turn the model into a pure assignment. ``retime_unchanged`` runs the idle-time
+    person) seats. ``retime_unchanged`` runs the idle-time
     pass even when nothing better is found above it (the hints' times may come from first-fit, which
     takes the earliest start that works, not the one that keeps the candidate's day short).
     """
-    builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned, fixed_starts)
+    builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned)
     for loop in loops:
         builder.build_loop(loop)
     fairness = builder.caps_and_load()
@@ -81,10 +79,7 @@ def solve_neighbourhood(
     proto_hint.values.extend([int(value) for value in hint.values()])
     hint_main = sum(c * hint.get(v, 0) for c, v in main)
 
-    # Fixed-time re-assignment: no presolve either (same optima, about half the time on the 16- and
-    # 24-loop parts of the hiring event), but default branching (LP branching was slower there).
-    reassign = fixed_starts is not None
-    first = _run(builder, seed, deterministic_time * 0.8, wall_time, lp_search=not reassign)
+    first = _run(builder, seed, deterministic_time * 0.8, wall_time)
     found = first.status_name in ("OPTIMAL", "FEASIBLE")
     unchanged = found and first.objective <= hint_main
     if not found or (unchanged and not retime_unchanged):
@@ -97,7 +92,7 @@ def solve_neighbourhood(
         values = [0] * len(model.proto.variables)
         for var, value in hint.items():
             values[var.index] = int(value)
-        shorter = None if _all_fixed(builder) else shorten_days(builder, values, seed, wall_time)
+        shorter = shorten_days(builder, values, seed, wall_time)
         if shorter is None:
             return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
         det = first.deterministic_time + shorter.deterministic_time
@@ -105,7 +100,7 @@ def solve_neighbourhood(
     det = first.deterministic_time
     solution = first.values
     status = first.status_name
-    shorter = None if _all_fixed(builder) else shorten_days(builder, first.values, seed, wall_time)
+    shorter = shorten_days(builder, first.values, seed, wall_time)
     if shorter is not None:
         det += shorter.deterministic_time
         solution = shorter.values
@@ -122,20 +117,11 @@ class _Run:
     deterministic_time: float
 
 
-def _all_fixed(builder: ModelBuilder) -> bool:
-    """Whether every round of the model has one possible start (then idle time cannot change)."""
-    return all(
-        (key in builder.fixed_starts and builder.fixed_starts[key][0] == builder.fixed_starts[key][1])
-        for key in builder.rounds
-    )
-
-
 def _run(
     builder: ModelBuilder,
     seed: int,
     deterministic_time: float,
     wall_time: float,
-    lp_search: bool = True,
 ) -> _Run:
     """One deterministic single-worker solve, without presolve.
 
@@ -154,10 +140,9 @@ def _run(
     params.add_mir_cuts = False
     params.add_zero_half_cuts = False
     params.cp_model_presolve = False
-    if lp_search:
-        # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
-        # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
-        params.search_branching = builder.cp.LP_SEARCH
+    # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
+    # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
+    params.search_branching = builder.cp.LP_SEARCH
     params.max_deterministic_time = deterministic_time
     params.max_time_in_seconds = wall_time
     status = solver.solve(builder.model)

@@ -68,10 +68,9 @@ def _free_pieces(calendar: Calendar, ledger: Ledger, person_id: str) -> tuple[li
 class ModelBuilder:
     """Builds the variables and hard rules for a set of loops around the seats in a ledger."""
 
-    def __init__(self, problem, calendars, ledger, loops, pools, banned, fixed_starts=None):
+    def __init__(self, problem, calendars, ledger, loops, pools, banned):
         from ortools.sat.python import cp_model
 
-        self.fixed_starts: dict[tuple[str, str], tuple[int, int]] = fixed_starts or {}
         self.cp = cp_model
         self.model = cp_model.CpModel()
         self.problem = problem
@@ -118,16 +117,7 @@ class ModelBuilder:
                 if option is None:
                     option = by_day[day] = Option(person_id, day, week, [])
                 option.ranges.append((first - origin, last - origin))
-        limits = self.fixed_starts.get((loop.id, rnd.id))
-        if limits is None:
-            return list(by_day.values())
-        first, last = (m // self.slot - self.origin for m in limits)
-        kept = []
-        for option in by_day.values():
-            option.ranges = [(max(lo, first), min(hi, last)) for lo, hi in option.ranges if lo <= last and hi >= first]
-            if option.ranges:
-                kept.append(option)
-        return kept
+        return list(by_day.values())
 
     def build_loop(self, loop: Loop) -> None:
         model = self.model
@@ -163,11 +153,6 @@ class ModelBuilder:
                 for g in [grid_starts(w.start, w.end, rnd.minutes, self.slot)]
                 if g
             )
-            if (loop.id, rnd.id) in self.fixed_starts:
-                first, last = (m // self.slot - self.origin for m in self.fixed_starts[(loop.id, rnd.id)])
-                window_ranges = [
-                    (max(lo, first), min(hi, last)) for lo, hi in window_ranges if lo <= last and hi >= first
-                ]
             if not window_ranges or not any(o.assessor is not None for o in rv.options):
                 model.add(present == 0)
                 window_ranges = window_ranges or [(0, 0)]

@@ -24,8 +24,11 @@ from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
 from planner.core.scheduling.trainees import match_trainees
 
-#: Loops per neighbourhood: past about 8 loops CP-SAT's presolve eats the budget (scheduling-notes §3.3).
-NEIGHBOURHOOD_LOOPS = 8
+#: Loops per neighbourhood. Measured over the 40-loop benchmarks x 3 seeds (36 runs per setting): 6 loops
+#: against 8 cut the median time of the one-ISO-week event from 3.4 to 2.8 s, of the two-week event from
+#: 1.7 to 1.2 s and of the tight one from 5.1 to 1.9 s, for 3 of 360 loops on the tight family (345 instead of
+#: 348) and about 1% of trainee seats; 4-5 loops lose more (333 loops at 4), 10 loops is slower again.
+NEIGHBOURHOOD_LOOPS = 6
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
 #: Deterministic seconds for a loop first-fit could not place, tried alone (one that fits takes ~0.003).
@@ -224,7 +227,7 @@ def _improve_part(
         # seats are matched over the whole part (times and assessors kept). On the one-week hiring event the
         # re-assignment takes 0.1-0.2 s and closes most of the trainee-seat gap (seed 1: 133 -> 136 seats).
         final, reassigned, _chunks = _reassign_chunks(
-            problem, calendars, outcome.plans, time_order(problem, part), pools, seed, steps_deadline, final=True
+            problem, calendars, outcome.plans, time_order(problem, part), pools, seed, steps_deadline
         )
         if progress and final is not outcome.plans:
             figures = score(problem, final, calendars)
@@ -292,8 +295,8 @@ def _improve_part_on(
             take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
-        # That model has no timing choices, so CP-SAT proves it fast, and the day-sized steps below
-        # start from a far better hint (Σ load² 584 -> 536 on the 40-loop benchmark in 0.25 det-s).
+        # That model has no timing choices (a pure 0-1 model, ``assign``), so CP-SAT proves it fast, and the
+        # day-sized steps below start from a far better hint (one-week event: Σ load² 971 -> 891, 0.2 s).
         current, used, chunks = _reassign_chunks(problem, calendars, current, order, pools, seed, deadline)
         spent += used
         steps += chunks
@@ -455,53 +458,19 @@ def time_order(problem: Problem, part: list[int]) -> list[int]:
     return sorted(part, key=lambda n: (min(w.start for w in problem.loops[n].windows), n))
 
 
-def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline, final=False):
-    """Fixed-time re-assignment over ``order`` in chunks of REASSIGN_LOOPS, while there is time to build them.
-
-    ``final`` uses the pure 0-1 model (``assign``): built and proven in a fraction of the time. The first
-    re-assignment still uses the neighbourhood model with every start fixed: both reach the same Σ load²,
-    but from the other model's answers the neighbourhood steps took longer paths on the 40-loop
-    benchmarks (two-ISO-week event seed 3: 2.3 s instead of 1.6-1.8 s) and no better plans overall.
-    Returns the plans, the deterministic seconds spent and the number of chunks solved.
+def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline):
+    """Fixed-time re-assignment (``assign``) over ``order`` in chunks of REASSIGN_LOOPS, while there is
+    time to build them. Returns the plans, the deterministic seconds spent and the number of chunks solved.
     """
     spent, chunks = 0.0, 0
     for start in range(0, len(order), REASSIGN_LOOPS):
         group = order[start : start + REASSIGN_LOOPS]
         if not _time_for(problem, group, deadline):
             break
-        if final:
-            wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
-            plans, used = reassign_people(
-                problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall
-            )
-        else:
-            plans, used = _reassign(problem, calendars, plans, group, pools, seed, ASSIGN_BUDGET, deadline)
+        wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+        plans, used = reassign_people(
+            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall
+        )
         spent += used
         chunks += 1
     return plans, spent, chunks
-
-
-def _reassign(problem, calendars, plans, group, pools, seed, budget, deadline) -> tuple[list[LoopPlan], float]:
-    """Re-assign the people of the scheduled loops in ``group`` with every start time kept."""
-    scheduled = [n for n in group if plans[n].scheduled]
-    if not scheduled:
-        return plans, 0.0
-    fixed = {(plans[n].loop_id, i.round_id): (i.start, i.start) for n in scheduled for i in plans[n].interviews}
-    ledger = ledger_without(calendars, plans, scheduled)
-    wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
-    result = solve_neighbourhood(
-        problem,
-        calendars,
-        ledger,
-        [problem.loops[n] for n in scheduled],
-        pools,
-        {plans[n].loop_id: plans[n] for n in scheduled},
-        seed=seed,
-        deterministic_time=budget,
-        wall_time=wall,
-        fixed_starts=fixed,
-    )
-    new = list(plans)
-    for n in scheduled:
-        new[n] = result.plans[plans[n].loop_id]
-    return new, result.deterministic_time
