@@ -311,6 +311,7 @@ def _improve_part_on(
         improved_any = False
         all_optimal = True
         index = 0
+        above_seats = _above_seats(problem, current, calendars, part)
         while index < len(groups):
             group = groups[index]
             if spent >= budget or not _time_for(problem, group, deadline):
@@ -345,6 +346,11 @@ def _improve_part_on(
         if len(groups) == 1 and all_optimal:
             proven = True
             break
+        if improved_any and above_seats == _above_seats(problem, current, calendars, part) and above_seats[0] == count:
+            # Every loop is placed and the pass gained only trainee seats: the final re-assignment and
+            # matching fill those over the whole part at once. (While a loop is still unplaced, passes go
+            # on: a later one may place it.) One-week event: 0.2-0.5 s less, the same seats after the end.
+            improved_any = False
         stale_passes = 0 if improved_any else stale_passes + 1
         if progress:
             figures = score(problem, current, calendars)
@@ -428,6 +434,11 @@ class _Ahead:
         if self.error is not None:  # pragma: no cover
             raise self.error
         return self.answer
+
+
+def _above_seats(problem: Problem, plans: list[LoopPlan], calendars, part: list[int]) -> tuple[int, int]:
+    """The objectives ranked above trainee seats: loops of ``part`` scheduled, and minus Σ load²."""
+    return (sum(plans[n].scheduled for n in part), -score(problem, plans, calendars).load_sum_squares)
 
 
 def unscheduled_first(groups: list[list[int]], plans: list[LoopPlan]) -> list[list[int]]:
