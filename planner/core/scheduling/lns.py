@@ -308,6 +308,13 @@ def _improve_part_on(
         groups = _neighbourhoods(problem, order, size, shift, rng if pass_number >= 2 else None)
         if pass_number == 0:
             groups = unscheduled_first(groups, current)
+        elif size < count:
+            # A loop still unplaced after the first pass is next re-planned with the loops holding the
+            # people it needs, wherever they are in the week (tight 40-loop family, 3 fixtures x 3 seeds:
+            # 350 loops instead of 345, median 2.9 s instead of 1.9 s; from the first pass on: 347).
+            groups = [
+                related_group(problem, pools, current, n, order, size) for n in order if not current[n].scheduled
+            ] + groups
         improved_any = False
         all_optimal = True
         index = 0
@@ -439,6 +446,43 @@ class _Ahead:
 def _above_seats(problem: Problem, plans: list[LoopPlan], calendars, part: list[int]) -> tuple[int, int]:
     """The objectives ranked above trainee seats: loops of ``part`` scheduled, and minus Σ load²."""
     return (sum(plans[n].scheduled for n in part), -score(problem, plans, calendars).load_sum_squares)
+
+
+def related_group(
+    problem: Problem,
+    pools: dict[str, dict[str, RoundPools]],
+    plans: list[LoopPlan],
+    n: int,
+    order: list[int],
+    size: int,
+) -> list[int]:
+    """The unscheduled loop ``n`` with the ``size - 1`` scheduled loops whose seats stand most in its way.
+
+    Time-ordered neighbourhoods hold a loop's neighbours in time, but a loop may be blocked by people
+    who could sit in it and are at their cap, or busy, because of loops on other days of the week. A seat
+    of such a person counts 2 when it falls inside one of the loop's windows and 1 when it starts within a
+    week of one; the loops with the most weight join it (ties: nearest in time, then input order).
+    """
+    loop = problem.loops[n]
+    people = {p.id for rp in pools[loop.id].values() for p in (*rp.assessors, *rp.trainees)}
+    week = 7 * 24 * 60
+
+    def distance(minute: int) -> int:
+        return min(max(0, w.start - minute, minute - w.end + 1) for w in loop.windows)
+
+    ranked = []
+    for other in order:
+        if other == n or not plans[other].scheduled:
+            continue
+        weight = 0
+        for interview in plans[other].interviews:
+            gap = distance(interview.start)
+            if gap < week:
+                seated = sum(1 for p in (*interview.interviewers, *interview.trainees) if p in people)
+                weight += seated * (2 if gap == 0 else 1)
+        if weight:
+            ranked.append((-weight, min(distance(i.start) for i in plans[other].interviews), other))
+    return [n] + [other for _weight, _distance, other in sorted(ranked)[: size - 1]]
 
 
 def unscheduled_first(groups: list[list[int]], plans: list[LoopPlan]) -> list[list[int]]:

@@ -8,6 +8,7 @@ from planner.core.scheduling.assign import reassign_people
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.greedy import all_pools, greedy_plans
+from planner.core.scheduling.lns import related_group
 from planner.core.scheduling.problem import Interview, LoopPlan, Solution
 from planner.core.scheduling.result import score
 
@@ -88,3 +89,33 @@ def test_reassignment_on_random_problems_is_valid_and_never_worse(seed):
             (i.round_id, i.start, i.end) for i in now.interviews
         ]
     assert validate(prob, _document(prob, new, calendars)) == []
+
+
+def test_related_group_takes_the_loops_holding_the_people_an_unscheduled_loop_needs():
+    """Loop U (unscheduled) needs 'x' people: loop P holds both on Monday, loop W one of them on Wednesday,
+    loop Q only other people. The group is U, then P (two seats inside U's window), then W."""
+    monday = [("2026-12-07T09:00:00Z", "2026-12-07T12:00:00Z")]
+    wednesday = [("2026-12-09T09:00:00Z", "2026-12-09T12:00:00Z")]
+    people = [person("x1", {"x": "qualified"}), person("x2", {"x": "qualified"}), person("y1", {"y": "qualified"})]
+    prob = load_problem(
+        problem(
+            people,
+            [
+                loop("U", [rnd("ru", ["x"])], monday),
+                loop("Q", [rnd("rq", ["y"])], monday),
+                loop("W", [rnd("rw", ["x"])], wednesday),
+                loop("P", [rnd("rp", ["x"], interviewers=2)], monday),
+            ],
+        )
+    )
+    ten = prob.loops[0].windows[0].start + 60
+    wednesday_ten = prob.loops[2].windows[0].start + 60
+    plans = [
+        LoopPlan("U"),
+        LoopPlan("Q", (Interview("rq", ten, ten + 60, ("y1",), ()),)),
+        LoopPlan("W", (Interview("rw", wednesday_ten, wednesday_ten + 60, ("x1",), ()),)),
+        LoopPlan("P", (Interview("rp", ten, ten + 60, ("x1", "x2"), ()),)),
+    ]
+    pools = all_pools(prob)
+    assert related_group(prob, pools, plans, 0, [0, 1, 2, 3], 2) == [0, 3]
+    assert related_group(prob, pools, plans, 0, [0, 1, 2, 3], 6) == [0, 3, 2]
