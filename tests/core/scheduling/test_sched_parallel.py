@@ -63,6 +63,15 @@ def test_solving_ahead_on_an_idle_core_changes_nothing(monkeypatch):
     monkeypatch.setattr(lns, "NEIGHBOURHOOD_LOOPS", 2)
     from planner.core.scheduling.greedy import greedy_plans
 
+    # Count the answers solved ahead that were used, so this test cannot pass without exercising them.
+    used = []
+    original = lns._Ahead.result
+
+    def counted(self):
+        used.append(self)
+        return original(self)
+
+    monkeypatch.setattr(lns._Ahead, "result", counted)
     plans = greedy_plans(problem, calendars)
     for part in lns.independent_components(problem, calendars, pools):
         ahead = lns._improve_part(problem, calendars, plans, pools, part, 1, 2.0, None, None, lns._Cores(2))
@@ -73,6 +82,7 @@ def test_solving_ahead_on_an_idle_core_changes_nothing(monkeypatch):
             alone.deterministic_time,
             alone.proven_optimal,
         )
+    assert used, "no step was solved ahead: the scenario no longer exercises it"
 
 
 def test_first_pass_takes_neighbourhoods_with_an_unscheduled_loop_first():
