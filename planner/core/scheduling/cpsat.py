@@ -15,7 +15,7 @@ from planner.core.scheduling.cpsat_model import ModelBuilder
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
-from planner.core.scheduling.retime import shorten_days
+from planner.core.scheduling.retime import RETIME_BUDGET, shorten_days
 
 
 @dataclass
@@ -87,26 +87,21 @@ def solve_neighbourhood(
         # keeps reruns stable and skips the timing pass.
         return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
     if unchanged:
-        # Re-time the current plans themselves: they stay unless the candidates' days get shorter. The
-        # status is the main solve's, whose tiers are the ones proven.
+        # Re-time the current plans themselves: they stay unless the candidates' days get shorter.
         values = [0] * len(model.proto.variables)
         for var, value in hint.items():
             values[var.index] = int(value)
-        shorter = shorten_days(builder, values, seed, wall_time)
-        if shorter is None:
-            return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
-        det = first.deterministic_time + shorter.deterministic_time
-        return SubResult(_extract(builder, shorter.values), first.status_name, det, improved=True)
-    det = first.deterministic_time
-    solution = first.values
-    status = first.status_name
-    shorter = shorten_days(builder, first.values, seed, wall_time)
-    if shorter is not None:
-        det += shorter.deterministic_time
-        solution = shorter.values
-        if not shorter.optimal:
-            status = "FEASIBLE"
-    return SubResult(_extract(builder, solution), status, det, improved=True)
+    else:
+        values = first.values
+    # A problem solved whole (``retime_unchanged``) may use the rest of its budget to prove the days too.
+    left = deterministic_time - first.deterministic_time if retime_unchanged else 0.0
+    shorter = shorten_days(builder, values, seed, wall_time, budget=max(RETIME_BUDGET, left))
+    # Proven optimal only when the candidates' days are proven as short as they can be too.
+    status = first.status_name if shorter.optimal else "FEASIBLE"
+    det = first.deterministic_time + shorter.deterministic_time
+    if unchanged and not shorter.improved:
+        return SubResult(dict(hints), status, det, improved=False)
+    return SubResult(_extract(builder, shorter.values), status, det, improved=True)
 
 
 @dataclass

@@ -23,15 +23,19 @@ RETIME_BUDGET = 0.02
 
 @dataclass
 class Retimed:
-    """New solution values (starts changed) of the neighbourhood model, and whether they are proven best."""
+    """Solution values of the neighbourhood model after the pass (the given ones when nothing got shorter),
+    whether any start changed, and whether the candidates' days are proven as short as they can be."""
 
     values: list[int]
+    improved: bool
     optimal: bool
     deterministic_time: float
 
 
-def shorten_days(builder: ModelBuilder, values: list[int], seed: int, wall_time: float) -> Retimed | None:
-    """``values`` (a solution of the builder's model) with shorter candidate days, or None if none are."""
+def shorten_days(
+    builder: ModelBuilder, values: list[int], seed: int, wall_time: float, budget: float = RETIME_BUDGET
+) -> Retimed:
+    """``values`` (a solution of the builder's model) re-timed for shorter candidate days."""
     cp = builder.cp
     model = cp.CpModel()
     slot = builder.slot
@@ -67,7 +71,7 @@ def shorten_days(builder: ModelBuilder, values: list[int], seed: int, wall_time:
         if span is not None:
             spans.append(span[0])
     if not spans:
-        return None
+        return Retimed(values, improved=False, optimal=True, deterministic_time=0.0)
     for intervals in person_day.values():
         if len(intervals) > 1:
             model.add_no_overlap(intervals)
@@ -80,16 +84,17 @@ def shorten_days(builder: ModelBuilder, values: list[int], seed: int, wall_time:
     params.random_seed = seed
     # Branching on the LP found the best days of the slowest captured pass in 0.005 det-s instead of 0.02+.
     params.search_branching = cp.LP_SEARCH
-    params.max_deterministic_time = RETIME_BUDGET
+    params.max_deterministic_time = budget
     params.max_time_in_seconds = wall_time
     status = solver.solve(model)
     det = solver.deterministic_time
+    optimal = status == cp.OPTIMAL
     if status not in (cp.OPTIMAL, cp.FEASIBLE) or solver.objective_value >= current:
-        return None
+        return Retimed(values, improved=False, optimal=optimal, deterministic_time=det)
     new = list(values)
     for key, start in starts.items():
         new[builder.rounds[key].start.index] = solver.value(start)
-    return Retimed(new, status == cp.OPTIMAL, det)
+    return Retimed(new, improved=True, optimal=optimal, deterministic_time=det)
 
 
 def _chosen(option, values: list[int]) -> bool:
