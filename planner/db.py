@@ -81,7 +81,9 @@ def make_engine(url: str, **kwargs) -> Engine:
         raise DatabaseConfigError(f"The database URL {url!r} is malformed.") from None
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise DatabaseConfigError(f"The database URL uses {backend!r}; only sqlite and postgresql are supported.")
+        raise DatabaseConfigError(
+            f"The database URL uses {backend!r}; only sqlite and postgresql are supported."
+        )
     if backend == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     try:

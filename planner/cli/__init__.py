@@ -21,17 +21,8 @@ def main() -> None:
     """Interview-loop planner: postings, coverage, scheduling and calendar invites."""
 
 
-COMMANDS = [
-    db_group,
-    demo_command,
-    serve_command,
-    users_group,
-    extract_command,
-    schedule_command,
-    coverage_command,
-    invites_group,
-    worker_command,
-]
+COMMANDS = [db_group, demo_command, serve_command, users_group, extract_command, schedule_command,
+            coverage_command, invites_group, worker_command]
 
 for _command in COMMANDS:
     main.add_command(_command)

@@ -18,55 +18,27 @@ def coverage_payload(view) -> dict:
     rounds = []
     for index, item in enumerate(coverage.rounds):
         focus = {c.slug: c.cells[index] for c in coverage.competencies if c.cells[index]}
-        rounds.append(
-            {
-                "key": item.key,
-                "name": item.name,
-                "kind": item.kind,
-                "minutes": item.minutes,
-                "interviewers": item.interviewers,
-                "competencies": list(focus),
-                "focus": focus,
-                "warnings": list(item.warnings),
-            }
-        )
+        rounds.append({
+            "key": item.key, "name": item.name, "kind": item.kind, "minutes": item.minutes,
+            "interviewers": item.interviewers, "competencies": list(focus),
+            "focus": focus, "warnings": list(item.warnings),
+        })
     return {
-        "posting": {
-            "id": view.id,
-            "title": view.title,
-            "team": view.team,
-            "status": view.status,
-            "coverage_status": coverage.status if coverage.competencies else "empty",
-            "total_minutes": coverage.total_minutes,
-            "version": latest.number if latest else None,
-            "unpublished_changes": len(view.unpublished),
-        },
+        "posting": {"id": view.id, "title": view.title, "team": view.team, "status": view.status,
+                    "coverage_status": coverage.status if coverage.competencies else "empty",
+                    "total_minutes": coverage.total_minutes,
+                    "version": latest.number if latest else None,
+                    "unpublished_changes": len(view.unpublished)},
         "competencies": [
-            {
-                "slug": c.slug,
-                "name": c.name,
-                "category": c.category,
-                "priority": c.priority,
-                "required": c.required,
-                "rounds": list(c.round_names),
-                "primary_rounds": c.primary_count,
-                "qualified_interviewers": c.bench_qualified or 0,
-                "in_training": c.bench_in_training or 0,
-                "status": c.status,
-            }
+            {"slug": c.slug, "name": c.name, "category": c.category, "priority": c.priority,
+             "required": c.required, "rounds": list(c.round_names), "primary_rounds": c.primary_count,
+             "qualified_interviewers": c.bench_qualified or 0, "in_training": c.bench_in_training or 0,
+             "status": c.status}
             for c in coverage.competencies
         ],
         "rounds": rounds,
-        "gaps_and_risks": [
-            {
-                "severity": i.severity,
-                "code": i.code,
-                "message": i.message,
-                "competency": i.competency,
-                "round": i.round_key,
-            }
-            for i in coverage.issues
-        ],
+        "gaps_and_risks": [{"severity": i.severity, "code": i.code, "message": i.message,
+                            "competency": i.competency, "round": i.round_key} for i in coverage.issues],
     }
 
 
@@ -74,24 +46,19 @@ def render_text(view) -> str:
     """A readable report: one line per competency, the rounds, then the gaps and risks."""
     coverage = view.coverage
     latest = view.latest_version
-    lines = [
-        f"Posting #{view.id}: {view.title}",
-        f"Plan: {len(coverage.rounds)} rounds, {coverage.total_minutes} min"
-        + (f", version {latest.number}" if latest else ", not published")
-        + (f" (+{len(view.unpublished)} unpublished changes)" if view.unpublished else ""),
-        "",
-    ]
+    lines = [f"Posting #{view.id}: {view.title}",
+             f"Plan: {len(coverage.rounds)} rounds, {coverage.total_minutes} min"
+             + (f", version {latest.number}" if latest else ", not published")
+             + (f" (+{len(view.unpublished)} unpublished changes)" if view.unpublished else ""), ""]
     if not coverage.competencies:
         lines.append("The posting has no accepted competencies yet.")
         return "\n".join(lines)
     width = max(len(c.name) for c in coverage.competencies)
     lines.append(f"{'Competency':<{width}}  {'Priority':<12} Rounds  Bench  Status  Assessed in")
     for c in coverage.competencies:
-        lines.append(
-            f"{c.name:<{width}}  {c.priority:<12} {c.count:>2}/{c.required:<3} "
-            f"{c.bench_qualified or 0:>5}  {STATUS_WORDS.get(c.status, c.status):<6}  "
-            f"{', '.join(c.round_names) or '-'}"
-        )
+        lines.append(f"{c.name:<{width}}  {c.priority:<12} {c.count:>2}/{c.required:<3} "
+                     f"{c.bench_qualified or 0:>5}  {STATUS_WORDS.get(c.status, c.status):<6}  "
+                     f"{', '.join(c.round_names) or '-'}")
     lines += ["", "Rounds:"]
     for index, item in enumerate(coverage.rounds, start=1):
         lines.append(f"  {index}. {item.name} ({item.kind}, {item.minutes} min)")

@@ -41,7 +41,9 @@ def render_findings(findings: list[Finding], source: str) -> str:
     for finding in findings:
         lines.append(f"{finding.name} [{finding.slug}, {finding.category}]  score {finding.score:.2f}")
         for item in finding.evidence:
-            quoted = textwrap.fill(f'"{item.text}"', width=100, initial_indent="  - ", subsequent_indent="    ")
+            quoted = textwrap.fill(
+                f'"{item.text}"', width=100, initial_indent="  - ", subsequent_indent="    "
+            )
             lines.append(quoted)
         lines.append("")
     return "\n".join(lines).rstrip()

@@ -14,7 +14,9 @@ def invites_group() -> None:
 
 @invites_group.command("export")
 @click.option("--loop", "loop_id", required=True, type=int, help="The loop's id.")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Folder to write into.")
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Folder to write into."
+)
 @click.option("--history", is_flag=True, help="Also write every version sent so far.")
 @clear_errors
 def export_command(loop_id: int, out_dir: str, history: bool) -> None:

@@ -16,9 +16,8 @@ def users_group() -> None:
 @users_group.command("create")
 @click.option("--email", required=True)
 @click.option("--name", default="", help="Display name (defaults to the email).")
-@click.option(
-    "--role", "roles", multiple=True, required=True, type=click.Choice(ROLES), help="Repeat for several roles."
-)
+@click.option("--role", "roles", multiple=True, required=True, type=click.Choice(ROLES),
+              help="Repeat for several roles.")
 @click.option("--timezone", default="UTC", show_default=True, help="IANA zone pages are shown in.")
 @click.password_option(help="Prompted for (hidden) when not given.")
 @clear_errors

@@ -21,7 +21,9 @@ from planner.cli.common import clear_errors, get_app, session_scope
     show_default=True,
     help="Seconds to wait when nothing is due.",
 )
-@click.option("--batch", type=click.IntRange(min=1), default=20, show_default=True, help="Messages claimed at a time.")
+@click.option(
+    "--batch", type=click.IntRange(min=1), default=20, show_default=True, help="Messages claimed at a time."
+)
 @clear_errors
 def worker_command(once: bool, interval: float, batch: int) -> None:
     """Deliver queued calendar emails; safe to run as several processes on PostgreSQL."""
@@ -48,7 +50,9 @@ def worker_command(once: bool, interval: float, batch: int) -> None:
             for key in totals:
                 totals[key] += len(getattr(report, key))
             if report.claimed and not once:
-                click.echo(f"sent {len(report.sent)}, retrying {len(report.retrying)}, failed {len(report.failed)}")
+                click.echo(
+                    f"sent {len(report.sent)}, retrying {len(report.retrying)}, failed {len(report.failed)}"
+                )
             if report.claimed == 0:
                 if once:
                     break

@@ -98,7 +98,9 @@ def _parse_entry(entry: object, position: int) -> CompetencyDef:
     if not _SLUG_RE.match(fields["slug"]):
         raise LibraryInvalid(f"{label} has slug {fields['slug']!r}; use lowercase words joined by hyphens.")
     if fields["category"] not in CATEGORIES:
-        raise LibraryInvalid(f"{label} has category {fields['category']!r}; use one of {', '.join(CATEGORIES)}.")
+        raise LibraryInvalid(
+            f"{label} has category {fields['category']!r}; use one of {', '.join(CATEGORIES)}."
+        )
     phrases = entry.get("phrases")
     if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
         raise LibraryInvalid(f"{label} needs 'phrases', a list of non-empty strings.")

@@ -52,7 +52,9 @@ class Round(Base):
     min_outside_team: Mapped[int] = mapped_column(default=0)
     max_trainees: Mapped[int] = mapped_column(default=1)
 
-    competencies: Mapped[list[RoundCompetency]] = relationship(back_populates="round", cascade="all, delete-orphan")
+    competencies: Mapped[list[RoundCompetency]] = relationship(
+        back_populates="round", cascade="all, delete-orphan"
+    )
 
 
 class RoundCompetency(Base):

@@ -60,7 +60,11 @@ def list_library(session: Session, *, search: str = "") -> LibraryPage:
     groups = [
         (
             category,
-            [e for e in entries if e.competency.category.value == category and e.competency.retired_at is None],
+            [
+                e
+                for e in entries
+                if e.competency.category.value == category and e.competency.retired_at is None
+            ],
         )
         for category in CATEGORIES
     ]

@@ -106,27 +106,20 @@ class PostingCoverage:
     @property
     def max_bench(self) -> int:
         """The largest bench (qualified + in training) among the posting's competencies, for bar scales."""
-        return (
-            max((item.bench_qualified or 0) + (item.bench_in_training or 0) for item in self.coverage.competencies)
-            if self.coverage.competencies
-            else 0
-        )
+        return max((item.bench_qualified or 0) + (item.bench_in_training or 0)
+                   for item in self.coverage.competencies) if self.coverage.competencies else 0
 
 
 def snapshot_plan(snapshot: Sequence[dict]) -> list[RoundPlan]:
     """A published version's snapshot as core round plans."""
     return [
         RoundPlan(
-            key=item["key"],
-            name=item["name"],
-            kind=item["kind"],
-            minutes=item["minutes"],
+            key=item["key"], name=item["name"], kind=item["kind"], minutes=item["minutes"],
             interviewers=item.get("interviewers", 1),
             competencies=tuple(RoundCompetency(c["slug"], c["focus"]) for c in item.get("competencies", [])),
             focus_questions=tuple(item.get("focus_questions", [])),
-            seat_rules=SeatRules(
-                min_outside_team=item.get("min_outside_team", 0), max_trainees=item.get("max_trainees", 1)
-            ),
+            seat_rules=SeatRules(min_outside_team=item.get("min_outside_team", 0),
+                                 max_trainees=item.get("max_trainees", 1)),
         )
         for item in snapshot
     ]
@@ -134,14 +127,8 @@ def snapshot_plan(snapshot: Sequence[dict]) -> list[RoundPlan]:
 
 def _requirements(session: Session, posting_ids: Sequence[int] | None) -> dict[int, list[CompetencyReq]]:
     query = (
-        select(
-            PostingCompetency.posting_id,
-            PostingCompetency.priority,
-            PostingCompetency.required_coverage,
-            Competency.slug,
-            Competency.name,
-            Competency.category,
-        )
+        select(PostingCompetency.posting_id, PostingCompetency.priority, PostingCompetency.required_coverage,
+               Competency.slug, Competency.name, Competency.category)
         .join(Competency, Competency.id == PostingCompetency.competency_id)
         .where(PostingCompetency.state == SelectionState.ACCEPTED)
         .order_by(PostingCompetency.posting_id, PostingCompetency.id)
@@ -150,9 +137,8 @@ def _requirements(session: Session, posting_ids: Sequence[int] | None) -> dict[i
         query = query.where(PostingCompetency.posting_id.in_(posting_ids))
     found: dict[int, list[CompetencyReq]] = defaultdict(list)
     for posting_id, priority, required, slug, name, category in session.execute(query):
-        found[posting_id].append(
-            CompetencyReq(slug=slug, name=name, category=category.value, priority=priority.value, required=required)
-        )
+        found[posting_id].append(CompetencyReq(slug=slug, name=name, category=category.value,
+                                               priority=priority.value, required=required))
     # Must-haves first, posting order within each priority (sorted() is stable).
     return {key: sorted(reqs, key=lambda req: not req.is_must_have) for key, reqs in found.items()}
 
@@ -173,18 +159,12 @@ def _plans(session: Session, posting_ids: Sequence[int] | None) -> dict[int, lis
         focus[round_id].append(RoundCompetency(slug, level.value))
     plans: dict[int, list[RoundPlan]] = defaultdict(list)
     for row in session.scalars(rounds_query):
-        plans[row.posting_id].append(
-            RoundPlan(
-                key=row.key,
-                name=row.name,
-                kind=row.kind.value,
-                minutes=row.minutes,
-                interviewers=row.interviewers,
-                competencies=tuple(focus[row.id]),
-                focus_questions=tuple(row.focus_questions or ()),
-                seat_rules=SeatRules(min_outside_team=row.min_outside_team, max_trainees=row.max_trainees),
-            )
-        )
+        plans[row.posting_id].append(RoundPlan(
+            key=row.key, name=row.name, kind=row.kind.value, minutes=row.minutes,
+            interviewers=row.interviewers, competencies=tuple(focus[row.id]),
+            focus_questions=tuple(row.focus_questions or ()),
+            seat_rules=SeatRules(min_outside_team=row.min_outside_team, max_trainees=row.max_trainees),
+        ))
     return plans
 
 
@@ -201,10 +181,8 @@ def load_bench(session: Session) -> dict[str, BenchEntry]:
     training: dict[str, int] = defaultdict(int)
     for slug, level, count in session.execute(query):
         (qualified if level == TrainingLevel.QUALIFIED else training)[slug] += count
-    return {
-        slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
-        for slug in qualified.keys() | training.keys()
-    }
+    return {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
+            for slug in qualified.keys() | training.keys()}
 
 
 def list_posting_coverage(session: Session) -> list[PostingSummary]:
@@ -216,35 +194,24 @@ def list_posting_coverage(session: Session) -> list[PostingSummary]:
     reqs = _requirements(session, None)
     plans = _plans(session, None)
     bench = load_bench(session)
-    versions = dict(
-        session.execute(
-            select(PlanVersion.posting_id, func.max(PlanVersion.number)).group_by(PlanVersion.posting_id)
-        ).all()
-    )
+    versions = dict(session.execute(
+        select(PlanVersion.posting_id, func.max(PlanVersion.number)).group_by(PlanVersion.posting_id)).all())
     rows = []
     for posting in postings:
         posting_reqs = reqs.get(posting.id, [])
         rounds = plans.get(posting.id, [])
         coverage = compute_coverage(posting_reqs, rounds, bench)
         must = [item for item in coverage.competencies if item.priority == "must-have"]
-        rows.append(
-            PostingSummary(
-                id=posting.id,
-                title=posting.title,
-                team=posting.team,
-                status=posting.status.value,
-                hiring_manager=posting.hiring_manager,
-                rounds=len(rounds),
-                total_minutes=coverage.total_minutes,
-                competencies=len(posting_reqs),
-                must_haves=len(must),
-                must_haves_covered=sum(1 for item in must if item.status not in (GAP, THIN)),
-                coverage_status=_overall_status(coverage),
-                critical=sum(1 for issue in coverage.issues if issue.severity == CRITICAL),
-                warnings=sum(1 for issue in coverage.issues if issue.severity == WARNING),
-                version=versions.get(posting.id),
-            )
-        )
+        rows.append(PostingSummary(
+            id=posting.id, title=posting.title, team=posting.team, status=posting.status.value,
+            hiring_manager=posting.hiring_manager, rounds=len(rounds), total_minutes=coverage.total_minutes,
+            competencies=len(posting_reqs), must_haves=len(must),
+            must_haves_covered=sum(1 for item in must if item.status not in (GAP, THIN)),
+            coverage_status=_overall_status(coverage),
+            critical=sum(1 for issue in coverage.issues if issue.severity == CRITICAL),
+            warnings=sum(1 for issue in coverage.issues if issue.severity == WARNING),
+            version=versions.get(posting.id),
+        ))
     order = (*STATUS_ORDER, "empty")
     return sorted(rows, key=lambda row: order.index(row.coverage_status))
 
@@ -276,64 +243,39 @@ def get_posting_coverage(session: Session, posting_id: int) -> PostingCoverage:
         latest = session.get(PlanVersion, versions[0].id)
         unpublished = tuple(diff_plans(snapshot_plan(latest.snapshot), rounds, names=names))
     return PostingCoverage(
-        id=posting.id,
-        title=posting.title,
-        team=posting.team,
-        status=posting.status.value,
-        hiring_manager=posting.hiring_manager,
-        level=posting.level,
-        location=posting.location,
-        coverage=coverage,
-        bench=bench,
-        versions=versions,
-        unpublished=unpublished,
-        names=names,
-    )
+        id=posting.id, title=posting.title, team=posting.team, status=posting.status.value,
+        hiring_manager=posting.hiring_manager, level=posting.level, location=posting.location,
+        coverage=coverage, bench=bench, versions=versions, unpublished=unpublished, names=names)
 
 
-def _versions(
-    session: Session, posting_id: int, reqs: list[CompetencyReq], bench: dict[str, BenchEntry]
-) -> tuple[tuple[VersionView, ...], dict[str, str]]:
+def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq],
+              bench: dict[str, BenchEntry]) -> tuple[tuple[VersionView, ...], dict[str, str]]:
     """Published versions newest first, each with its changes from the previous one."""
     rows = session.execute(
-        select(PlanVersion, User.name)
-        .outerjoin(User, User.id == PlanVersion.published_by_id)
-        .where(PlanVersion.posting_id == posting_id)
-        .order_by(PlanVersion.number)
+        select(PlanVersion, User.name).outerjoin(User, User.id == PlanVersion.published_by_id)
+        .where(PlanVersion.posting_id == posting_id).order_by(PlanVersion.number)
     ).all()
-    loops = dict(
-        session.execute(
-            select(Loop.plan_version_id, func.count(Loop.id))
-            .where(Loop.posting_id == posting_id)
-            .group_by(Loop.plan_version_id)
-        ).all()
-    )
+    loops = dict(session.execute(
+        select(Loop.plan_version_id, func.count(Loop.id)).where(Loop.posting_id == posting_id)
+        .group_by(Loop.plan_version_id)).all())
     plans = [snapshot_plan(version.snapshot) for version, _ in rows]
     slugs = {item.slug for plan in plans for rnd in plan for item in rnd.competencies}
     names = {req.slug: req.name for req in reqs}
     missing = slugs - names.keys()
     if missing:
-        names.update(
-            session.execute(select(Competency.slug, Competency.name).where(Competency.slug.in_(missing))).all()
-        )
+        names.update(session.execute(select(Competency.slug, Competency.name)
+                                     .where(Competency.slug.in_(missing))).all())
     views = []
     previous: list[RoundPlan] = []
     for (version, author), plan in zip(rows, plans, strict=True):
         coverage = compute_coverage(reqs, plan, bench)
-        views.append(
-            VersionView(
-                id=version.id,
-                number=version.number,
-                note=version.note,
-                published_at=version.published_at,
-                published_by=author or "",
-                rounds=len(plan),
-                total_minutes=coverage.total_minutes,
-                coverage_status=_overall_status(coverage),
-                loops=loops.get(version.id, 0),
-                changes=tuple(diff_plans(previous, plan, names=names)) if version.number > 1 else (),
-            )
-        )
+        views.append(VersionView(
+            id=version.id, number=version.number, note=version.note, published_at=version.published_at,
+            published_by=author or "",
+            rounds=len(plan), total_minutes=coverage.total_minutes,
+            coverage_status=_overall_status(coverage), loops=loops.get(version.id, 0),
+            changes=tuple(diff_plans(previous, plan, names=names)) if version.number > 1 else (),
+        ))
         previous = plan
     return tuple(reversed(views)), names
 
@@ -384,40 +326,24 @@ def get_plan_editor(session: Session, posting_id: int) -> PlanEditor:
         select(PostingCompetency, Competency)
         .join(Competency, Competency.id == PostingCompetency.competency_id)
         .where(PostingCompetency.posting_id == posting_id, PostingCompetency.state == SelectionState.ACCEPTED)
-        .order_by(PostingCompetency.id)
-    ).all()
+        .order_by(PostingCompetency.id)).all()
     competencies = sorted(
-        (EditorCompetency(c.id, c.slug, c.name, pc.priority.value, pc.required_coverage) for pc, c in selections),
-        key=lambda item: item.priority != "must-have",
-    )
+        (EditorCompetency(c.id, c.slug, c.name, pc.priority.value, pc.required_coverage)
+         for pc, c in selections),
+        key=lambda item: item.priority != "must-have")
     names = {c.id: c.name for c in competencies}
     rows = session.scalars(
-        select(Round)
-        .where(Round.posting_id == posting_id)
-        .order_by(Round.position, Round.id)
-        .options(selectinload(Round.competencies))
-    ).all()
+        select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id)
+        .options(selectinload(Round.competencies))).all()
     checks = {item.key: item for item in view.coverage.rounds}
     rounds = tuple(
         EditorRound(
-            id=row.id,
-            key=row.key,
-            name=row.name,
-            kind=row.kind.value,
-            minutes=row.minutes,
-            interviewers=row.interviewers,
-            min_outside_team=row.min_outside_team,
-            max_trainees=row.max_trainees,
-            focus_questions=tuple(row.focus_questions or ()),
-            competencies=tuple(
-                sorted(
-                    (
-                        (rc.competency_id, names.get(rc.competency_id, "(not accepted)"), rc.focus.value)
-                        for rc in row.competencies
-                    ),
-                    key=lambda item: (item[2], item[1]),
-                )
-            ),
+            id=row.id, key=row.key, name=row.name, kind=row.kind.value, minutes=row.minutes,
+            interviewers=row.interviewers, min_outside_team=row.min_outside_team,
+            max_trainees=row.max_trainees, focus_questions=tuple(row.focus_questions or ()),
+            competencies=tuple(sorted(
+                ((rc.competency_id, names.get(rc.competency_id, "(not accepted)"), rc.focus.value)
+                 for rc in row.competencies), key=lambda item: (item[2], item[1]))),
             warnings=checks[row.key].warnings if row.key in checks else (),
         )
         for row in rows
@@ -445,29 +371,17 @@ def get_suggestion(session: Session, posting_id: int, budget_minutes: int) -> Su
         raise NotFound(f"There is no posting #{posting_id}.")
     reqs = _requirements(session, [posting_id]).get(posting_id, [])
     if not reqs:
-        raise ValidationFailed("The posting has no accepted competencies yet; accept some before suggesting a plan.")
+        raise ValidationFailed(
+            "The posting has no accepted competencies yet; accept some before suggesting a plan.")
     bench = load_bench(session)
     rounds = suggest_plan(reqs, budget_minutes, bench=bench)
-    return Suggestion(
-        budget=budget_minutes,
-        rounds=tuple(rounds),
-        coverage=compute_coverage(reqs, rounds, bench),
-        names={req.slug: req.name for req in reqs},
-    )
+    return Suggestion(budget=budget_minutes, rounds=tuple(rounds),
+                      coverage=compute_coverage(reqs, rounds, bench),
+                      names={req.slug: req.name for req in reqs})
 
 
 __all__ = [
-    "EditorCompetency",
-    "EditorRound",
-    "PlanEditor",
-    "PostingCoverage",
-    "PostingSummary",
-    "Suggestion",
-    "VersionView",
-    "get_plan_editor",
-    "get_posting_coverage",
-    "get_suggestion",
-    "list_posting_coverage",
-    "load_bench",
-    "snapshot_plan",
+    "EditorCompetency", "EditorRound", "PlanEditor", "PostingCoverage", "PostingSummary", "Suggestion",
+    "VersionView", "get_plan_editor", "get_posting_coverage", "get_suggestion", "list_posting_coverage",
+    "load_bench", "snapshot_plan",
 ]

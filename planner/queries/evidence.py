@@ -135,28 +135,22 @@ def _names(items: list[str]) -> str:
 def _plans(session: Session, loops: list[Loop]) -> dict[int, list[dict]]:
     """Rounds per loop as [{key, name, competencies: [{slug, focus}]}], from its version or the working plan."""
     version_ids = {lp.plan_version_id for lp in loops if lp.plan_version_id}
-    versions = (
-        dict(session.execute(select(PlanVersion.id, PlanVersion.snapshot).where(PlanVersion.id.in_(version_ids))).all())
-        if version_ids
-        else {}
-    )
+    versions = dict(session.execute(select(PlanVersion.id, PlanVersion.snapshot)
+                                    .where(PlanVersion.id.in_(version_ids))).all()) if version_ids else {}
     working: dict[int, list[dict]] = {}
     unversioned = {lp.posting_id for lp in loops if lp.plan_version_id not in versions}
     if unversioned:
-        rounds = session.scalars(
-            select(Round).where(Round.posting_id.in_(unversioned)).order_by(Round.posting_id, Round.position, Round.id)
-        ).all()
+        rounds = session.scalars(select(Round).where(Round.posting_id.in_(unversioned))
+                                 .order_by(Round.posting_id, Round.position, Round.id)).all()
         focus = defaultdict(list)
         for round_id, slug, value in session.execute(
-            select(RoundCompetency.round_id, Competency.slug, RoundCompetency.focus)
-            .join(Competency, Competency.id == RoundCompetency.competency_id)
-            .where(RoundCompetency.round_id.in_([r.id for r in rounds]))
-        ):
+                select(RoundCompetency.round_id, Competency.slug, RoundCompetency.focus)
+                .join(Competency, Competency.id == RoundCompetency.competency_id)
+                .where(RoundCompetency.round_id.in_([r.id for r in rounds]))):
             focus[round_id].append({"slug": slug, "focus": value.value})
         for rnd in rounds:
             working.setdefault(rnd.posting_id, []).append(
-                {"key": rnd.key, "name": rnd.name, "competencies": focus[rnd.id]}
-            )
+                {"key": rnd.key, "name": rnd.name, "competencies": focus[rnd.id]})
     return {lp.id: list(versions.get(lp.plan_version_id) or working.get(lp.posting_id, [])) for lp in loops}
 
 
@@ -176,8 +170,7 @@ def get_posting_evidence(session: Session, posting_id: int, now: datetime) -> Po
     ).all()
     reqs = sorted(reqs, key=lambda r: r.priority != Priority.MUST_HAVE)
     rows = session.execute(
-        select(Loop, Candidate.name)
-        .join(Candidate, Candidate.id == Loop.candidate_id)
+        select(Loop, Candidate.name).join(Candidate, Candidate.id == Loop.candidate_id)
         .where(Loop.posting_id == posting_id, Loop.status != LoopStatus.CANCELLED)
         .order_by(Candidate.name, Loop.id)
     ).all()
@@ -185,43 +178,22 @@ def get_posting_evidence(session: Session, posting_id: int, now: datetime) -> Po
     active = [(loop, name) for loop, name in rows if loop.status != LoopStatus.DRAFT]
     loops = [loop for loop, _ in active]
     plans = _plans(session, loops) if loops else {}
-    interviews = (
-        session.scalars(
-            select(Interview)
-            .where(Interview.loop_id.in_([lp.id for lp in loops]))
-            .order_by(Interview.start, Interview.id)
-        ).all()
-        if loops
-        else []
-    )
+    interviews = session.scalars(select(Interview).where(Interview.loop_id.in_([lp.id for lp in loops]))
+                                 .order_by(Interview.start, Interview.id)).all() if loops else []
     ids = [i.id for i in interviews]
-    seats = (
-        session.execute(
-            select(Seat.interview_id, Seat.interviewer_id, Seat.role, Interviewer.name)
-            .join(Interviewer, Interviewer.id == Seat.interviewer_id)
-            .where(Seat.interview_id.in_(ids), Seat.status == SeatStatus.ACTIVE)
-            .order_by(Interviewer.name)
-        ).all()
-        if ids
-        else []
-    )
-    cards = (
-        {
-            (c.interview_id, c.interviewer_id): c
-            for c in session.scalars(
-                select(Scorecard).where(Scorecard.interview_id.in_(ids), Scorecard.submitted_at.is_not(None))
-            )
-        }
-        if ids
-        else {}
-    )
+    seats = session.execute(
+        select(Seat.interview_id, Seat.interviewer_id, Seat.role, Interviewer.name)
+        .join(Interviewer, Interviewer.id == Seat.interviewer_id)
+        .where(Seat.interview_id.in_(ids), Seat.status == SeatStatus.ACTIVE).order_by(Interviewer.name)
+    ).all() if ids else []
+    cards = {(c.interview_id, c.interviewer_id): c for c in session.scalars(
+        select(Scorecard).where(Scorecard.interview_id.in_(ids), Scorecard.submitted_at.is_not(None)))} if ids else {}
     ratings: dict[int, dict[str, int]] = defaultdict(dict)
     if cards:
         for card_id, slug, score in session.execute(
-            select(Rating.scorecard_id, Competency.slug, Rating.score)
-            .join(Competency, Competency.id == Rating.competency_id)
-            .where(Rating.scorecard_id.in_([c.id for c in cards.values()]))
-        ):
+                select(Rating.scorecard_id, Competency.slug, Rating.score)
+                .join(Competency, Competency.id == Rating.competency_id)
+                .where(Rating.scorecard_id.in_([c.id for c in cards.values()]))):
             ratings[card_id][slug] = score
     known = {r.slug for r in reqs}
     extra = {c["slug"] for plan in plans.values() for rnd in plan for c in rnd.get("competencies", [])} - known
@@ -230,12 +202,8 @@ def get_posting_evidence(session: Session, posting_id: int, now: datetime) -> Po
         names.update(session.execute(select(Competency.slug, Competency.name).where(Competency.slug.in_(extra))).all())
     world = _World(reqs, names, interviews, seats, cards, ratings, now)
     return PostingEvidence(
-        id=posting.id,
-        title=posting.title,
-        team=posting.team,
-        loops=tuple(world.loop(loop, name, plans[loop.id]) for loop, name in active),
-        drafts=drafts,
-    )
+        id=posting.id, title=posting.title, team=posting.team,
+        loops=tuple(world.loop(loop, name, plans[loop.id]) for loop, name in active), drafts=drafts)
 
 
 class _World:
@@ -261,17 +229,11 @@ class _World:
         for interview in self.by_loop.get(loop_id, []):
             if interview.round_key not in {r["key"] for r in rounds}:
                 detail = interview.round_detail or {}
-                rounds.append(
-                    {
-                        "key": interview.round_key,
-                        "name": interview.round_name,
-                        "competencies": [c for c in detail.get("competencies") or [] if isinstance(c, dict)],
-                    }
-                )
+                rounds.append({"key": interview.round_key, "name": interview.round_name,
+                               "competencies": [c for c in detail.get("competencies") or [] if isinstance(c, dict)]})
             held = chosen.get(interview.round_key)
-            if held is None or (
-                held.status == InterviewStatus.CANCELLED and interview.status != InterviewStatus.CANCELLED
-            ):
+            if held is None or (held.status == InterviewStatus.CANCELLED
+                                and interview.status != InterviewStatus.CANCELLED):
                 chosen[interview.round_key] = interview
         return rounds, chosen
 
@@ -301,15 +263,9 @@ class _World:
 
     def loop(self, loop: Loop, candidate: str, plan: list[dict]) -> LoopEvidence:
         rounds, chosen = self._pick(loop.id, plan)
-        columns = tuple(
-            RoundColumn(
-                r["key"],
-                r["name"],
-                chosen[r["key"]].start if r["key"] in chosen else None,
-                chosen[r["key"]].status.value if r["key"] in chosen else "unscheduled",
-            )
-            for r in rounds
-        )
+        columns = tuple(RoundColumn(r["key"], r["name"], chosen[r["key"]].start if r["key"] in chosen else None,
+                                    chosen[r["key"]].status.value if r["key"] in chosen else "unscheduled")
+                        for r in rounds)
         slugs = [(r.slug, r.priority.value, r.required_coverage) for r in self.reqs]
         planned_slugs = [c.get("slug") for r in rounds for c in r.get("competencies", [])]
         slugs += [(s, "", 0) for s in dict.fromkeys(planned_slugs) if s not in {x[0] for x in slugs}]
@@ -321,38 +277,25 @@ class _World:
             gaps += _gaps(row, rounds)
         upcoming = [i for i in chosen.values() if i.status != InterviewStatus.CANCELLED and not self._over(i)]
         if upcoming:
-            gaps.append(
-                Gap(f"{_n(len(upcoming), 'interview')} still to come; their evidence is not due yet.", "pending")
-            )
+            gaps.append(Gap(f"{_n(len(upcoming), 'interview')} still to come; their evidence is not due yet.",
+                            "pending"))
         training = tuple(
-            TrainingCard(
-                seat.name,
-                i.round_name,
-                tuple(
-                    (self.names.get(s, s), score)
-                    for s, score in self.ratings[self.cards[(i.id, seat.interviewer_id)].id].items()
-                ),
-            )
-            for i in self.by_loop.get(loop.id, [])
-            for seat in self.seats.get(i.id, [])
-            if seat.role == SeatRole.TRAINEE and (i.id, seat.interviewer_id) in self.cards
-        )
+            TrainingCard(seat.name, i.round_name, tuple(
+                (self.names.get(s, s), score) for s, score in self.ratings[self.cards[(i.id, seat.interviewer_id)].id]
+                .items()))
+            for i in self.by_loop.get(loop.id, []) for seat in self.seats.get(i.id, [])
+            if seat.role == SeatRole.TRAINEE and (i.id, seat.interviewer_id) in self.cards)
         return LoopEvidence(loop.id, candidate, loop.status.value, columns, tuple(rows), tuple(gaps), training)
 
 
 def _row(slug: str, name: str, priority: str, required: int, cells: tuple[Cell, ...]) -> CompetencyRow:
     scores = [m.score for c in cells for m in c.people if m.score]
     return CompetencyRow(
-        slug=slug,
-        name=name,
-        priority=priority,
-        required=required,
-        cells=cells,
+        slug=slug, name=name, priority=priority, required=required, cells=cells,
         planned=sum(c.state != "none" for c in cells),
         scheduled=sum(c.state in ("scheduled", "awaiting", "scored") for c in cells),
         scored=sum(c.state == "scored" for c in cells),
-        average=sum(scores) / len(scores) if scores else None,
-    )
+        average=sum(scores) / len(scores) if scores else None)
 
 
 def _gaps(row: CompetencyRow, rounds: list[dict]) -> list[Gap]:
@@ -369,32 +312,21 @@ def _gaps(row: CompetencyRow, rounds: list[dict]) -> list[Gap]:
     cancelled = [rnd["name"] for cell, rnd in planned if cell.state == "cancelled"]
     lost = len(unscheduled) + len(cancelled)
     if lost and lost == row.planned:
-        what = (
-            "interview cancelled"
-            if cancelled and not unscheduled and len(cancelled) == 1
-            else (
-                f"{_n(len(cancelled), 'interview')} cancelled"
-                if cancelled and not unscheduled
-                else f"{_names(unscheduled)} not scheduled" + (f", {_names(cancelled)} cancelled" if cancelled else "")
-            )
-        )
+        what = "interview cancelled" if cancelled and not unscheduled and len(cancelled) == 1 else (
+            f"{_n(len(cancelled), 'interview')} cancelled" if cancelled and not unscheduled else
+            f"{_names(unscheduled)} not scheduled" + (f", {_names(cancelled)} cancelled" if cancelled else ""))
         out.append(Gap(f"{name}: {what}, no evidence."))
     else:
         for rnd in unscheduled:
             out.append(Gap(f"{name}: the {rnd} round is not scheduled."))
         for rnd in cancelled:
-            out.append(
-                Gap(f"{name}: the {rnd} interview was cancelled; evidence comes from the other rounds only.", "note")
-            )
+            out.append(Gap(f"{name}: the {rnd} interview was cancelled; evidence comes from the other rounds only.",
+                           "note"))
     missing = list(dict.fromkeys(m.name for cell, _ in planned for m in cell.people if m.state == "missing"))
     if missing:
         count = sum(m.state == "missing" for cell, _ in planned for m in cell.people)
-        out.append(
-            Gap(
-                f"{name}: planned in {_n(row.planned, 'round')}, {_n(count, 'scorecard')} missing from "
-                f"{_names(missing)}."
-            )
-        )
+        out.append(Gap(f"{name}: planned in {_n(row.planned, 'round')}, {_n(count, 'scorecard')} missing from "
+                       f"{_names(missing)}."))
     unrated = list(dict.fromkeys(m.name for cell, _ in planned for m in cell.people if m.state == "unrated"))
     if unrated:
         out.append(Gap(f"{name}: {_names(unrated)} submitted without rating it."))

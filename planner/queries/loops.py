@@ -42,41 +42,25 @@ class LoopRow:
     interviews: int
 
 
-def list_loops(
-    session: Session, *, now: datetime, posting_id: int | None = None, status: str = "", limit: int = 500
-) -> list[LoopRow]:
+def list_loops(session: Session, *, now: datetime, posting_id: int | None = None, status: str = "",
+               limit: int = 500) -> list[LoopRow]:
     """Loops newest first with candidate, posting, status and next upcoming interview (one query)."""
-    upcoming = (
-        select(
-            Interview.loop_id, func.min(Interview.start).label("next_start"), func.count(Interview.id).label("count")
-        )
-        .where(Interview.status == InterviewStatus.SCHEDULED, Interview.end > now)
-        .group_by(Interview.loop_id)
-        .subquery()
-    )
-    query = (
-        select(
-            Loop.id,
-            Candidate.name,
-            Candidate.email,
-            Candidate.timezone,
-            Posting.id,
-            Posting.title,
-            Loop.status,
-            upcoming.c.next_start,
-            upcoming.c.count,
-        )
-        .join(Candidate, Candidate.id == Loop.candidate_id)
-        .join(Posting, Posting.id == Loop.posting_id)
-        .outerjoin(upcoming, upcoming.c.loop_id == Loop.id)
-        .order_by(Loop.id.desc())
-        .limit(limit)
-    )
+    upcoming = (select(Interview.loop_id, func.min(Interview.start).label("next_start"),
+                       func.count(Interview.id).label("count"))
+                .where(Interview.status == InterviewStatus.SCHEDULED, Interview.end > now)
+                .group_by(Interview.loop_id).subquery())
+    query = (select(Loop.id, Candidate.name, Candidate.email, Candidate.timezone, Posting.id, Posting.title,
+                    Loop.status, upcoming.c.next_start, upcoming.c.count)
+             .join(Candidate, Candidate.id == Loop.candidate_id)
+             .join(Posting, Posting.id == Loop.posting_id)
+             .outerjoin(upcoming, upcoming.c.loop_id == Loop.id)
+             .order_by(Loop.id.desc()).limit(limit))
     if posting_id is not None:
         query = query.where(Loop.posting_id == posting_id)
     if status in STATUSES:
         query = query.where(Loop.status == LoopStatus(status))
-    return [LoopRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6].value, r[7], r[8] or 0) for r in session.execute(query)]
+    return [LoopRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6].value, r[7], r[8] or 0)
+            for r in session.execute(query)]
 
 
 def count_by_status(session: Session, *, posting_id: int | None = None) -> dict[str, int]:
@@ -106,33 +90,20 @@ class LoopDetail:
     @property
     def missing(self) -> list[tuple[str, list[str]]]:
         """Cancelled rounds and the competencies they assessed that no live interview of the loop assesses."""
-
         def names(interview: Interview) -> list[str]:
-            return [
-                str(c.get("name") or c.get("slug"))
-                for c in (interview.round_detail or {}).get("competencies", [])
-                if isinstance(c, dict)
-            ]
+            return [str(c.get("name") or c.get("slug")) for c in (interview.round_detail or {}).get("competencies", [])
+                    if isinstance(c, dict)]
 
         live = {n for i in self.interviews if i.status != InterviewStatus.CANCELLED for n in names(i)}
-        return [
-            (i.round_name, [n for n in names(i) if n not in live])
-            for i in self.interviews
-            if i.status == InterviewStatus.CANCELLED
-        ]
+        return [(i.round_name, [n for n in names(i) if n not in live]) for i in self.interviews
+                if i.status == InterviewStatus.CANCELLED]
 
 
 def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
     """One loop with candidate, windows, posting, plan version, interviews and their seated people."""
-    loop = session.scalar(
-        select(Loop)
-        .where(Loop.id == loop_id)
-        .options(
-            selectinload(Loop.candidate),
-            selectinload(Loop.windows),
-            selectinload(Loop.interviews).selectinload(Interview.seats).selectinload(Seat.interviewer),
-        )
-    )
+    loop = session.scalar(select(Loop).where(Loop.id == loop_id).options(
+        selectinload(Loop.candidate), selectinload(Loop.windows),
+        selectinload(Loop.interviews).selectinload(Interview.seats).selectinload(Seat.interviewer)))
     if loop is None:
         return None
     posting = session.get(Posting, loop.posting_id)
@@ -140,15 +111,9 @@ def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
     cancelled = [i.id for i in loop.interviews if i.status == InterviewStatus.CANCELLED]
     reasons = {}
     if cancelled:
-        rows = session.execute(
-            select(AuditEntry.entity_id, AuditEntry.reason)
-            .where(
-                AuditEntry.entity == "interview",
-                AuditEntry.action == "interview_cancelled",
-                AuditEntry.entity_id.in_(cancelled),
-            )
-            .order_by(AuditEntry.id)
-        )
+        rows = session.execute(select(AuditEntry.entity_id, AuditEntry.reason)
+                               .where(AuditEntry.entity == "interview", AuditEntry.action == "interview_cancelled",
+                                      AuditEntry.entity_id.in_(cancelled)).order_by(AuditEntry.id))
         reasons = dict(rows.all())
     return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)), reasons)
 
@@ -167,13 +132,10 @@ class MessageRow:
 
 def loop_messages(session: Session, loop_id: int, *, limit: int = 12) -> list[MessageRow]:
     """The loop's latest outbox messages, newest first (one query)."""
-    rows = session.execute(
-        select(OutboxMessage).where(OutboxMessage.loop_id == loop_id).order_by(OutboxMessage.id.desc()).limit(limit)
-    ).scalars()
-    return [
-        MessageRow(m.id, m.interview_id, m.kind, m.method, m.recipient_email, m.sequence, m.state.value, m.created_at)
-        for m in rows
-    ]
+    rows = session.execute(select(OutboxMessage).where(OutboxMessage.loop_id == loop_id)
+                           .order_by(OutboxMessage.id.desc()).limit(limit)).scalars()
+    return [MessageRow(m.id, m.interview_id, m.kind, m.method, m.recipient_email, m.sequence,
+                       m.state.value, m.created_at) for m in rows]
 
 
 @dataclass
@@ -199,7 +161,8 @@ def _utc(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
 
 
-def proposal_rounds(session: Session, interviews: Sequence[Mapping], round_names: Mapping[str, str]) -> list[RoundView]:
+def proposal_rounds(session: Session, interviews: Sequence[Mapping], round_names: Mapping[str, str]
+                    ) -> list[RoundView]:
     """The proposal's rounds in time order with each person's name, team, zone and local times (one query)."""
     keys = {p for i in interviews for p in [*i.get("interviewers", []), *i.get("trainees", [])]}
     ids = [int(k[1:]) for k in keys if k.startswith("p") and k[1:].isdigit()]
@@ -208,9 +171,8 @@ def proposal_rounds(session: Session, interviews: Sequence[Mapping], round_names
     for item in sorted(interviews, key=lambda i: i["start"]):
         start, end = _utc(item["start"]), _utc(item["end"])
         view = RoundView(item["round"], round_names.get(item["round"], item["round"]), start, end)
-        for role, key in [("assessor", k) for k in item.get("interviewers", [])] + [
-            ("trainee", k) for k in item.get("trainees", [])
-        ]:
+        for role, key in [("assessor", k) for k in item.get("interviewers", [])] + \
+                         [("trainee", k) for k in item.get("trainees", [])]:
             person = people.get(int(key[1:])) if key[1:].isdigit() else None
             if person is None:
                 continue

@@ -56,7 +56,9 @@ def _competencies(detail: dict | None) -> tuple[dict, ...]:
         if isinstance(item, str):
             out.append({"name": item, "focus": ""})
         elif isinstance(item, dict) and (item.get("name") or item.get("slug")):
-            out.append({"name": str(item.get("name") or item.get("slug")), "focus": str(item.get("focus") or "")})
+            out.append(
+                {"name": str(item.get("name") or item.get("slug")), "focus": str(item.get("focus") or "")}
+            )
     return tuple(out)
 
 
@@ -75,15 +77,9 @@ def list_my_interviews(
         .order_by(Interview.start, Interview.id)
     ).all()
     titles = dict(session.execute(select(Posting.id, Posting.title)).all()) if rows else {}
-    cards = (
-        dict(
-            session.execute(
-                select(Scorecard.interview_id, Scorecard.submitted_at).where(Scorecard.interviewer_id == interviewer_id)
-            ).all()
-        )
-        if rows
-        else {}
-    )
+    cards = dict(session.execute(
+        select(Scorecard.interview_id, Scorecard.submitted_at).where(Scorecard.interviewer_id == interviewer_id)
+    ).all()) if rows else {}
     upcoming, past = [], []
     for interview, seat in rows:
         detail = interview.round_detail or {}
@@ -149,7 +145,8 @@ def active_seat(session: Session, interviewer_id: int, interview_id: int) -> tup
     row = session.execute(
         select(Interview, Seat)
         .join(Seat, Seat.interview_id == Interview.id)
-        .where(Interview.id == interview_id, Seat.interviewer_id == interviewer_id, Seat.status == SeatStatus.ACTIVE)
+        .where(Interview.id == interview_id, Seat.interviewer_id == interviewer_id,
+               Seat.status == SeatStatus.ACTIVE)
     ).first()
     if row is None:
         raise NotFound("No such interview among yours.")
@@ -208,33 +205,24 @@ def get_scorecard_sheet(session: Session, interviewer_id: int, interview_id: int
     :raise NotFound: the interviewer holds no active seat on the interview.
     """
     interview, seat = active_seat(session, interviewer_id, interview_id)
-    loop = session.scalars(select(Loop).where(Loop.id == interview.loop_id).options(selectinload(Loop.candidate))).one()
+    loop = session.scalars(select(Loop).where(Loop.id == interview.loop_id)
+                           .options(selectinload(Loop.candidate))).one()
     title = session.scalar(select(Posting.title).where(Posting.id == loop.posting_id)) or ""
     slugs = round_slugs(interview)
     found = {c.slug: c for c in session.scalars(select(Competency).where(Competency.slug.in_(slugs)))} if slugs else {}
-    focus = {
-        str(i.get("slug")): str(i.get("focus") or "")
-        for i in (interview.round_detail or {}).get("competencies") or []
-        if isinstance(i, dict)
-    }
+    focus = {str(i.get("slug")): str(i.get("focus") or "") for i in (interview.round_detail or {}).get(
+        "competencies") or [] if isinstance(i, dict)}
     competencies = tuple(
         SheetCompetency(slug, c.name, focus.get(slug, ""), c.description, c.rubric_strong, c.rubric_weak)
-        for slug, c in ((s, found.get(s)) for s in slugs)
-        if c is not None
-    )
+        for slug, c in ((s, found.get(s)) for s in slugs) if c is not None)
     slug_of = {c.id: c.slug for c in found.values()}
     seats = session.execute(
-        select(Seat, Interviewer.name)
-        .join(Interviewer, Interviewer.id == Seat.interviewer_id)
+        select(Seat, Interviewer.name).join(Interviewer, Interviewer.id == Seat.interviewer_id)
         .where(Seat.interview_id == interview_id, Seat.status == SeatStatus.ACTIVE)
         .order_by(Seat.role, Interviewer.name)
     ).all()
-    cards = {
-        c.interviewer_id: c
-        for c in session.scalars(
-            select(Scorecard).where(Scorecard.interview_id == interview_id).options(selectinload(Scorecard.ratings))
-        )
-    }
+    cards = {c.interviewer_id: c for c in session.scalars(
+        select(Scorecard).where(Scorecard.interview_id == interview_id).options(selectinload(Scorecard.ratings)))}
 
     def view(card: Scorecard, name: str, role: SeatRole) -> CardView:
         ratings = {slug_of[r.competency_id]: r.score for r in card.ratings if r.competency_id in slug_of}
@@ -245,26 +233,12 @@ def get_scorecard_sheet(session: Session, interviewer_id: int, interview_id: int
     mine_view = view(mine, *names[interviewer_id]) if mine else None
     others = [(s, name) for s, name in seats if s.interviewer_id != interviewer_id]
     visible = mine_view is not None and mine_view.submitted_at is not None
-    panel = tuple(
-        view(cards[s.interviewer_id], name, s.role)
-        for s, name in others
-        if visible and s.interviewer_id in cards and cards[s.interviewer_id].submitted_at
-    )
-    status = tuple(
-        (name, s.role.value, bool(s.interviewer_id in cards and cards[s.interviewer_id].submitted_at))
-        for s, name in others
-    )
+    panel = tuple(view(cards[s.interviewer_id], name, s.role) for s, name in others
+                  if visible and s.interviewer_id in cards and cards[s.interviewer_id].submitted_at)
+    status = tuple((name, s.role.value, bool(s.interviewer_id in cards and cards[s.interviewer_id].submitted_at))
+                   for s, name in others)
     return ScorecardSheet(
-        interview_id=interview.id,
-        round_name=interview.round_name,
-        candidate_name=loop.candidate.name,
-        posting_title=title,
-        start=interview.start,
-        end=interview.end,
-        role=seat.role.value,
+        interview_id=interview.id, round_name=interview.round_name, candidate_name=loop.candidate.name,
+        posting_title=title, start=interview.start, end=interview.end, role=seat.role.value,
         blocked=writable_reason(interview, now) if not (mine and mine.submitted_at) else None,
-        competencies=competencies,
-        mine=mine_view,
-        panel=panel,
-        panel_status=status,
-    )
+        competencies=competencies, mine=mine_view, panel=panel, panel_status=status)

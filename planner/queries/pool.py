@@ -166,7 +166,9 @@ def _qualification_views(
         shadow, reverse = counts.get((person_id, competency.slug), (0, 0))
         progress = training_progress(q.level.value, shadow, reverse, DEFAULT_POLICY)
         views.append(
-            QualificationView(competency.id, competency.slug, competency.name, q.level.value, q.since, progress)
+            QualificationView(
+                competency.id, competency.slug, competency.name, q.level.value, q.since, progress
+            )
         )
     return tuple(sorted(views, key=lambda v: (order[v.level], v.name.lower())))
 
@@ -177,14 +179,18 @@ def _qualification_views(
 def list_teams(session: Session) -> tuple[str, ...]:
     """Every team named on an interviewer, sorted."""
     return tuple(
-        session.scalars(select(Interviewer.team).where(Interviewer.team != "").distinct().order_by(Interviewer.team))
+        session.scalars(
+            select(Interviewer.team).where(Interviewer.team != "").distinct().order_by(Interviewer.team)
+        )
     )
 
 
 def list_competency_choices(session: Session) -> tuple[tuple[int, str], ...]:
     """Current (not retired) competencies as (id, name), by name."""
     rows = session.execute(
-        select(Competency.id, Competency.name).where(Competency.retired_at.is_(None)).order_by(Competency.name)
+        select(Competency.id, Competency.name)
+        .where(Competency.retired_at.is_(None))
+        .order_by(Competency.name)
     )
     return tuple((cid, name) for cid, name in rows)
 
@@ -233,7 +239,8 @@ def list_pool(
     logins: dict[int, str] = {}
     if user_ids:
         logins = {
-            uid: email for uid, email in session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))
+            uid: email
+            for uid, email in session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))
         }
     seats = seat_records_for(session, ids, *load_window(now))
     counts = _counts(session, ids, now)
@@ -279,7 +286,9 @@ def list_ready(session: Session, *, now: datetime) -> tuple[ReadyItem, ...]:
         shadow, reverse = counts.get((qualification.interviewer_id, competency.slug), (0, 0))
         progress = training_progress(qualification.level.value, shadow, reverse, DEFAULT_POLICY)
         if progress.ready:
-            ready.append(ReadyItem(qualification.interviewer_id, name, team, competency.id, competency.name, progress))
+            ready.append(
+                ReadyItem(qualification.interviewer_id, name, team, competency.id, competency.name, progress)
+            )
     return tuple(ready)
 
 
@@ -306,7 +315,9 @@ def get_interviewer_detail(
     """Everything the interviewer page shows: profile, qualifications with progress, caps this week,
     the week view of ``week_start`` (the local Monday; default this week), busy blocks and imports."""
     person = session.scalar(
-        select(Interviewer).where(Interviewer.id == interviewer_id).options(selectinload(Interviewer.qualifications))
+        select(Interviewer)
+        .where(Interviewer.id == interviewer_id)
+        .options(selectinload(Interviewer.qualifications))
     )
     if person is None:
         raise NotFound(f"There is no interviewer #{interviewer_id}.")
@@ -353,7 +364,8 @@ def get_interviewer_detail(
         BookedInterview(
             start,
             end,
-            f"{round_name} · {candidate}" + (f" ({training_level or 'trainee'})" if role is SeatRole.TRAINEE else ""),
+            f"{round_name} · {candidate}"
+            + (f" ({training_level or 'trainee'})" if role is SeatRole.TRAINEE else ""),
         )
         for role, training_level, start, end, round_name, candidate in booked
     ]
@@ -382,7 +394,9 @@ def get_interviewer_detail(
     imports = tuple(
         ImportSummary(source, source.removeprefix("import:"), count, first, last)
         for source, count, first, last in session.execute(
-            select(BusyBlock.source, func.count(BusyBlock.id), func.min(BusyBlock.start), func.max(BusyBlock.end))
+            select(
+                BusyBlock.source, func.count(BusyBlock.id), func.min(BusyBlock.start), func.max(BusyBlock.end)
+            )
             .where(BusyBlock.interviewer_id == person.id, BusyBlock.source.like("import:%"))
             .group_by(BusyBlock.source)
             .order_by(BusyBlock.source)
@@ -401,7 +415,9 @@ def get_interviewer_detail(
         )
         or 0
     )
-    login_email = session.scalar(select(User.email).where(User.id == person.user_id)) if person.user_id else None
+    login_email = (
+        session.scalar(select(User.email).where(User.id == person.user_id)) if person.user_id else None
+    )
     return InterviewerDetail(
         interviewer=person,
         login_email=login_email,

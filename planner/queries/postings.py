@@ -54,7 +54,8 @@ def list_postings(session: Session, *, search: str = "", status: str = "") -> li
             func.count(
                 case(
                     (
-                        (state == SelectionState.ACCEPTED) & (PostingCompetency.priority == Priority.MUST_HAVE),
+                        (state == SelectionState.ACCEPTED)
+                        & (PostingCompetency.priority == Priority.MUST_HAVE),
                         1,
                     )
                 )
@@ -99,7 +100,9 @@ def list_postings(session: Session, *, search: str = "", status: str = "") -> li
 def count_by_status(session: Session) -> dict[str, int]:
     """How many postings hold each status (every status present, zero when none)."""
     counts = dict.fromkeys(STATUSES, 0)
-    for status, count in session.execute(select(Posting.status, func.count(Posting.id)).group_by(Posting.status)):
+    for status, count in session.execute(
+        select(Posting.status, func.count(Posting.id)).group_by(Posting.status)
+    ):
         counts[status.value] = count
     return counts
 
@@ -216,15 +219,8 @@ def highlight(text: str, evidence: list[tuple[Evidence, str]]) -> list[Segment]:
             continue
         if start > cursor:
             segments.append(Segment(_plain_parts(text, cursor, start, breaks)))
-        segments.append(
-            Segment(
-                split_parts(text[start:end], spans),
-                True,
-                _anchor(start),
-                tuple(sorted(names)),
-                break_before=start in breaks,
-            )
-        )
+        segments.append(Segment(split_parts(text[start:end], spans), True, _anchor(start), tuple(sorted(names)),
+                                break_before=start in breaks))
         cursor = end
     if cursor < len(text):
         segments.append(Segment(_plain_parts(text, cursor, len(text), breaks)))
@@ -252,7 +248,9 @@ def _view(pc: PostingCompetency, text: str) -> SelectionView:
         required_coverage=pc.required_coverage,
         score=pc.score,
         evidence=[
-            EvidenceView(split_parts(e.sentence, e.spans or []), _anchor(e.start), text[e.start : e.end] == e.sentence)
+            EvidenceView(
+                split_parts(e.sentence, e.spans or []), _anchor(e.start), text[e.start : e.end] == e.sentence
+            )
             for e in pc.evidence
         ],
     )
@@ -278,13 +276,17 @@ def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
             shown.extend((e, pc.competency.name) for e in pc.evidence)
     by_strength = lambda v: (-(v.score or 0), v.name.lower())  # noqa: E731
     views[SelectionState.SUGGESTED].sort(key=by_strength)
-    views[SelectionState.ACCEPTED].sort(key=lambda v: (v.priority != Priority.MUST_HAVE.value, *by_strength(v)))
+    views[SelectionState.ACCEPTED].sort(
+        key=lambda v: (v.priority != Priority.MUST_HAVE.value, *by_strength(v))
+    )
     views[SelectionState.REJECTED].sort(key=lambda v: v.name.lower())
     used = {pc.competency_id for pc in posting.competencies}
     options = [
         c
         for c in session.scalars(
-            select(Competency).where(Competency.retired_at.is_(None)).order_by(Competency.category, Competency.name)
+            select(Competency)
+            .where(Competency.retired_at.is_(None))
+            .order_by(Competency.category, Competency.name)
         )
         if c.id not in used
     ]

@@ -41,23 +41,12 @@ def reschedule_options(session: Session, interview_id: int, *, now: datetime) ->
     state = load_state(session, interview.loop_id, now=now)
     interview = state.interviews[interview_id]
     item, minutes = state.item(interview), state.round(interview)["minutes"]
-    return [
-        start
-        for start in grid_starts(state, interview, now)
-        if start != interview.start and not state.new_errors({interview_id: moved(item, start, minutes)})
-    ]
+    return [start for start in grid_starts(state, interview, now)
+            if start != interview.start and not state.new_errors({interview_id: moved(item, start, minutes)})]
 
 
-def reschedule_interview(
-    session: Session,
-    interview_id: int,
-    start: datetime,
-    *,
-    reason: str,
-    actor_id: int | None,
-    now: datetime,
-    settings: MailSettings,
-) -> Interview:
+def reschedule_interview(session: Session, interview_id: int, start: datetime, *, reason: str,
+                         actor_id: int | None, now: datetime, settings: MailSettings) -> Interview:
     """Move one interview to ``start`` (same panel) after re-checking every rule under lock; commit.
 
     :raise ValidationFailed: no reason, the interview cannot change, or the start breaks a rule.
@@ -85,21 +74,14 @@ def reschedule_interview(
         old = iso_z(interview.start)
         interview.start, interview.end = parse_z(item["start"]), parse_z(item["end"])
         announce_changed(session, interview_id, settings=settings, now=now)
-        record(
-            session,
-            actor_id=actor_id,
-            action="interview_rescheduled",
-            entity="interview",
-            entity_id=interview_id,
-            reason=text,
-            details={"loop_id": interview.loop_id, "from": old, "to": item["start"]},
-        )
+        record(session, actor_id=actor_id, action="interview_rescheduled", entity="interview",
+               entity_id=interview_id, reason=text,
+               details={"loop_id": interview.loop_id, "from": old, "to": item["start"]})
     return interview
 
 
-def cancel_interview(
-    session: Session, interview_id: int, reason: str, *, actor_id: int | None, now: datetime, settings: MailSettings
-) -> Interview:
+def cancel_interview(session: Session, interview_id: int, reason: str, *, actor_id: int | None,
+                     now: datetime, settings: MailSettings) -> Interview:
     """Cancel one interview: status cancelled, a CANCEL to its panel and the candidate, audited; commit.
 
     The loop stays scheduled; its view flags the round's competencies as no longer covered.
@@ -112,15 +94,9 @@ def cancel_interview(
     try:
         interview.status = InterviewStatus.CANCELLED
         announce_cancelled(session, interview_id, settings=settings, now=now)
-        record(
-            session,
-            actor_id=actor_id,
-            action="interview_cancelled",
-            entity="interview",
-            entity_id=interview_id,
-            reason=text,
-            details={"loop_id": interview.loop_id, "round": interview.round_key},
-        )
+        record(session, actor_id=actor_id, action="interview_cancelled", entity="interview",
+               entity_id=interview_id, reason=text, details={"loop_id": interview.loop_id,
+                                                             "round": interview.round_key})
         session.commit()
     except BaseException:
         session.rollback()
@@ -137,23 +113,14 @@ def _place(location: str | None, video_url: str | None) -> tuple[str, str]:
         raise ValidationFailed(f"Keep the video link under {MAX_URL} characters.")
     if url and not url.startswith(("https://", "http://")):
         raise ValidationFailed("The video link must start with https://.")
-    if any(c in url for c in ' \t\r\n<>"'):
+    if any(c in url for c in " \t\r\n<>\""):
         raise ValidationFailed("The video link has spaces or quotes in it; paste the link alone.")
     return place, url
 
 
-def update_place(
-    session: Session,
-    interview_id: int,
-    *,
-    location: str | None,
-    video_url: str | None,
-    whole_loop: bool = False,
-    reason: str = "",
-    actor_id: int | None,
-    now: datetime,
-    settings: MailSettings,
-) -> int:
+def update_place(session: Session, interview_id: int, *, location: str | None, video_url: str | None,
+                 whole_loop: bool = False, reason: str = "", actor_id: int | None, now: datetime,
+                 settings: MailSettings) -> int:
     """Set the location and video link of one interview, or of every upcoming interview of its loop; commit.
 
     Each interview whose place changes gets an update (same UID, SEQUENCE + 1). With ``whole_loop``
@@ -165,11 +132,8 @@ def update_place(
     interview = get_interview(session, interview_id)
     require_changeable(interview, now)
     loop = interview.loop
-    targets = (
-        [i for i in loop.interviews if i.status == InterviewStatus.SCHEDULED and i.start > now]
-        if whole_loop
-        else [interview]
-    )
+    targets = [i for i in loop.interviews if i.status == InterviewStatus.SCHEDULED and i.start > now] \
+        if whole_loop else [interview]
     changed = [i for i in targets if (i.location, i.video_url) != (place, url)]
     if not changed and (not whole_loop or (loop.location, loop.video_url) == (place, url)):
         raise ValidationFailed("That is already the place; nothing was sent.")
@@ -179,15 +143,10 @@ def update_place(
         for item in changed:
             item.location, item.video_url = place, url
             announce_changed(session, item.id, settings=settings, now=now)
-        record(
-            session,
-            actor_id=actor_id,
-            action="interview_place_changed",
-            entity="loop" if whole_loop else "interview",
-            entity_id=loop.id if whole_loop else interview_id,
-            reason=" ".join((reason or "").split())[:2000] or "place changed",
-            details={"interviews": [i.id for i in changed], "location": place, "video_url": url},
-        )
+        record(session, actor_id=actor_id, action="interview_place_changed",
+               entity="loop" if whole_loop else "interview", entity_id=loop.id if whole_loop else interview_id,
+               reason=" ".join((reason or "").split())[:2000] or "place changed",
+               details={"interviews": [i.id for i in changed], "location": place, "video_url": url})
         session.commit()
     except BaseException:
         session.rollback()

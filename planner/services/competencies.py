@@ -47,21 +47,23 @@ def parse_phrases(text: str) -> list[str]:
 
     :raise ValidationFailed: a phrase has an empty side of ``...``, or every phrase is supporting (~).
     """
-    phrases = list(dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip()))
+    phrases = list(
+        dict.fromkeys(" ".join(line.split()) for line in (text or "").splitlines() if line.strip())
+    )
     if not phrases:
         raise FieldError("phrases", "Add at least one phrase, so the extractor can recognise the competency.")
     for phrase in phrases:
         body = phrase.removeprefix(SUPPORTING_MARK).strip()
         if not all(re.search(r"\w", part) for part in body.split(GAP_MARK)):
             raise FieldError(
-                "phrases",
-                f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.",
-            )
+                      "phrases",
+                      f"The phrase {phrase!r} has an empty part; write words on both sides of '...'.",
+                  )
     if all(p.startswith(SUPPORTING_MARK) for p in phrases):
         raise FieldError(
-            "phrases",
-            "Every phrase starts with ~ (supporting); add at least one strong phrase without ~.",
-        )
+                  "phrases",
+                  "Every phrase starts with ~ (supporting); add at least one strong phrase without ~.",
+              )
     return phrases
 
 
@@ -93,9 +95,9 @@ def check_slug(slug: str) -> str:
         raise FieldError("slug", "Give the competency a slug, e.g. 'system-design'.")
     if len(slug) > MAX_SLUG or not _SLUG_RE.match(slug):
         raise FieldError(
-            "slug",
-            f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.",
-        )
+                  "slug",
+                  f"The slug {slug!r} is not valid; use lowercase letters and digits joined by hyphens.",
+              )
     return slug
 
 
@@ -107,7 +109,9 @@ def _duplicate(session: Session, slug: str) -> SlugTaken | None:
     return SlugTaken(f"The slug {slug!r} is already used by {other.name}{state}; choose another slug.")
 
 
-def create_competency(session: Session, slug: str, fields: CompetencyFields, *, actor_id: int | None) -> Competency:
+def create_competency(
+    session: Session, slug: str, fields: CompetencyFields, *, actor_id: int | None
+) -> Competency:
     """Add a competency to the library; commit.
 
     :raise ValidationFailed: a field is missing or malformed.
@@ -171,7 +175,9 @@ def update_competency(
     return competency
 
 
-def retire_competency(session: Session, competency_id: int, *, now: datetime, actor_id: int | None) -> Competency:
+def retire_competency(
+    session: Session, competency_id: int, *, now: datetime, actor_id: int | None
+) -> Competency:
     """Withhold a competency from new selections and extraction; postings using it keep it; commit."""
     competency = get_competency(session, competency_id)
     if competency.retired_at is not None:

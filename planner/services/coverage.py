@@ -60,27 +60,18 @@ def accepted_competencies(session: Session, posting_id: int) -> list[tuple[Posti
 def competency_reqs(session: Session, posting_id: int) -> list[CompetencyReq]:
     """The posting's accepted competencies as core requirements (rows of the matrix, in order)."""
     return [
-        CompetencyReq(
-            slug=c.slug,
-            name=c.name,
-            category=c.category.value,
-            priority=pc.priority.value,
-            required=pc.required_coverage,
-        )
+        CompetencyReq(slug=c.slug, name=c.name, category=c.category.value, priority=pc.priority.value,
+                      required=pc.required_coverage)
         for pc, c in accepted_competencies(session, posting_id)
     ]
 
 
 def working_rounds(session: Session, posting_id: int) -> list[Round]:
     """The rounds of the posting's working plan, in loop order, with their competencies loaded."""
-    return list(
-        session.scalars(
-            select(Round)
-            .where(Round.posting_id == posting_id)
-            .order_by(Round.position, Round.id)
-            .options(selectinload(Round.competencies))
-        )
-    )
+    return list(session.scalars(
+        select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id)
+        .options(selectinload(Round.competencies))
+    ))
 
 
 def working_plan(session: Session, posting_id: int) -> list[RoundPlan]:
@@ -90,15 +81,9 @@ def working_plan(session: Session, posting_id: int) -> list[RoundPlan]:
     slugs = dict(session.execute(select(Competency.id, Competency.slug).where(Competency.id.in_(ids))).all())
     return [
         RoundPlan(
-            key=r.key,
-            name=r.name,
-            kind=r.kind.value,
-            minutes=r.minutes,
-            interviewers=r.interviewers,
-            competencies=tuple(
-                RoundCompetency(slugs[rc.competency_id], rc.focus.value)
-                for rc in sorted(r.competencies, key=lambda rc: rc.focus.value)
-            ),
+            key=r.key, name=r.name, kind=r.kind.value, minutes=r.minutes, interviewers=r.interviewers,
+            competencies=tuple(RoundCompetency(slugs[rc.competency_id], rc.focus.value)
+                               for rc in sorted(r.competencies, key=lambda rc: rc.focus.value)),
             focus_questions=tuple(r.focus_questions or ()),
             seat_rules=SeatRules(min_outside_team=r.min_outside_team, max_trainees=r.max_trainees),
         )
@@ -133,9 +118,8 @@ def posting_coverage(session: Session, posting_id: int, *, version_id: int | Non
 
 
 def _latest_version_id(session: Session, posting_id: int) -> int | None:
-    return session.scalar(
-        select(PlanVersion.id).where(PlanVersion.posting_id == posting_id).order_by(PlanVersion.number.desc()).limit(1)
-    )
+    return session.scalar(select(PlanVersion.id).where(PlanVersion.posting_id == posting_id)
+                          .order_by(PlanVersion.number.desc()).limit(1))
 
 
 def require_coverage_or_override(
@@ -170,13 +154,8 @@ def require_coverage_or_override(
             raise ValidationFailed("Keep the override reason under 2,000 characters.")
         if loop is not None:
             loop.coverage_override = text
-        record(
-            session,
-            actor_id=actor_id,
-            action=OVERRIDE_ACTION,
-            entity="loop" if loop is not None else "posting",
-            entity_id=loop.id if loop is not None else posting_id,
-            reason=text,
-            details={"posting_id": posting_id, "plan_version_id": version_id, "uncovered": waived},
-        )
+        record(session, actor_id=actor_id, action=OVERRIDE_ACTION,
+               entity="loop" if loop is not None else "posting",
+               entity_id=loop.id if loop is not None else posting_id, reason=text,
+               details={"posting_id": posting_id, "plan_version_id": version_id, "uncovered": waived})
     return waived

@@ -59,10 +59,8 @@ def load_demo(session: Session, *, now: datetime) -> str:
     loops = _candidates_and_loops(session, posting, now)
     session.commit()
     _schedule_example(session, posting, now)
-    return (
-        f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
-        f"{len(interviewers)} interviewers, {loops} loops."
-    )
+    return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
+            f"{len(interviewers)} interviewers, {loops} loops.")
 
 
 def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
@@ -92,18 +90,9 @@ def _rounds(session: Session, posting: Posting, competencies: dict[str, Competen
         return
     selected = {pc.competency_id for pc in posting.competencies}
     for position, (name, kind, minutes, count, focus, outside, questions) in enumerate(data.ROUNDS):
-        round_ = Round(
-            posting_id=posting.id,
-            key=secrets.token_hex(4),
-            position=position,
-            name=name,
-            kind=RoundKind(kind),
-            minutes=minutes,
-            interviewers=count,
-            focus_questions=questions,
-            min_outside_team=outside,
-            max_trainees=1,
-        )
+        round_ = Round(posting_id=posting.id, key=secrets.token_hex(4), position=position, name=name,
+                       kind=RoundKind(kind), minutes=minutes, interviewers=count, focus_questions=questions,
+                       min_outside_team=outside, max_trainees=1)
         for slug, level in focus:
             competency = competencies.get(slug)
             if competency is None:
@@ -119,14 +108,9 @@ def _rounds(session: Session, posting: Posting, competencies: dict[str, Competen
 
 def _select(posting: Posting, competency: Competency) -> None:
     must = competency.slug in data.MUST_HAVES
-    posting.competencies.append(
-        PostingCompetency(
-            competency_id=competency.id,
-            state=SelectionState.ACCEPTED,
-            priority=Priority.MUST_HAVE if must else Priority.NICE_TO_HAVE,
-            required_coverage=2 if must else 1,
-        )
-    )
+    posting.competencies.append(PostingCompetency(
+        competency_id=competency.id, state=SelectionState.ACCEPTED,
+        priority=Priority.MUST_HAVE if must else Priority.NICE_TO_HAVE, required_coverage=2 if must else 1))
 
 
 def _interviewers(session: Session, competencies: dict[str, Competency]) -> list[Interviewer]:
@@ -135,21 +119,11 @@ def _interviewers(session: Session, competencies: dict[str, Competency]) -> list
     for name, email, team, tz, (start, end), (per_day, per_week), skills in data.INTERVIEWERS:
         person = existing.get(email)
         if person is None:
-            person = Interviewer(
-                name=name,
-                email=email,
-                team=team,
-                timezone=tz,
-                work_start=start,
-                work_end=end,
-                max_per_day=per_day,
-                max_per_week=per_week,
-                feed_token=secrets.token_urlsafe(24),
-            )
+            person = Interviewer(name=name, email=email, team=team, timezone=tz, work_start=start, work_end=end,
+                                 max_per_day=per_day, max_per_week=per_week, feed_token=secrets.token_urlsafe(24))
             person.qualifications = [
                 Qualification(competency_id=competencies[slug].id, level=TrainingLevel(level))
-                for slug, level in skills.items()
-                if slug in competencies
+                for slug, level in skills.items() if slug in competencies
             ]
             session.add(person)
         people.append(person)
@@ -181,23 +155,14 @@ def _candidates_and_loops(session: Session, posting: Posting, now: datetime) -> 
         if candidate is not None:
             continue
         candidate = Candidate(name=name, email=email, timezone=tz)
-        loop = Loop(
-            posting_id=posting.id,
-            candidate=candidate,
-            plan_version_id=version.id if version else None,
-            hiring_team=data.HIRING_TEAM,
-            max_gap_minutes=60,
-            video_url="https://meet.example.com/neuron-loop",
-        )
+        loop = Loop(posting_id=posting.id, candidate=candidate, plan_version_id=version.id if version else None,
+                    hiring_team=data.HIRING_TEAM, max_gap_minutes=60, video_url="https://meet.example.com/neuron-loop")
         zone = ZoneInfo(tz)
         for offset in range(first, last + 1):
             day = monday + timedelta(days=offset)
-            loop.windows.append(
-                LoopWindow(
-                    start=datetime.combine(day, time.fromisoformat(start), zone),
-                    end=datetime.combine(day, time.fromisoformat(end), zone),
-                )
-            )
+            loop.windows.append(LoopWindow(
+                start=datetime.combine(day, time.fromisoformat(start), zone),
+                end=datetime.combine(day, time.fromisoformat(end), zone)))
         session.add(loop)
     session.flush()
     return session.scalar(select(func.count(Loop.id)).where(Loop.posting_id == posting.id))
@@ -209,23 +174,17 @@ def _schedule_example(session: Session, posting: Posting, now: datetime) -> None
     from planner.services import scheduling
     from planner.services.invites import MailSettings
 
-    if (
-        session.scalar(select(Loop.id).where(Loop.posting_id == posting.id, Loop.status != LoopStatus.DRAFT).limit(1))
-        is not None
-    ):
+    if session.scalar(select(Loop.id).where(Loop.posting_id == posting.id, Loop.status != LoopStatus.DRAFT)
+                      .limit(1)) is not None:
         return
-    loop = session.scalar(
-        select(Loop)
-        .join(Candidate, Candidate.id == Loop.candidate_id)
-        .where(Loop.posting_id == posting.id, Candidate.email == data.SCHEDULED_CANDIDATE)
-    )
+    loop = session.scalar(select(Loop).join(Candidate, Candidate.id == Loop.candidate_id)
+                          .where(Loop.posting_id == posting.id, Candidate.email == data.SCHEDULED_CANDIDATE))
     if loop is None:
         return
     try:
         proposal = scheduling.propose(session, loop.id, now=now)
         if proposal.scheduled:
-            scheduling.confirm(
-                session, loop.id, proposal.interviews, actor_id=None, now=now, settings=MailSettings.from_mapping({})
-            )
+            scheduling.confirm(session, loop.id, proposal.interviews, actor_id=None, now=now,
+                               settings=MailSettings.from_mapping({}))
     except PlannerError:
         session.rollback()  # the demo still loads; the loop stays a draft to schedule by hand

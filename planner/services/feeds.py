@@ -78,7 +78,9 @@ def feed_for_token(session: Session, token: str, *, settings: MailSettings, now:
     if interviewer is None:
         return None
     interviews = feed_interviews(session, interviewer.id, now)
-    events = [interview_event(session, i, settings, last_modified=i.updated_at or i.created_at) for i in interviews]
+    events = [
+        interview_event(session, i, settings, last_modified=i.updated_at or i.created_at) for i in interviews
+    ]
     stamp = max([e.last_modified_utc for e in events] + [interviewer.created_at])
     body = build_feed(events, settings.organizer, f"Interviews – {interviewer.name}", stamp)
     return Feed(body=body, etag=hashlib.sha256(body).hexdigest()[:32], interviewer_name=interviewer.name)

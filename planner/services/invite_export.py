@@ -86,7 +86,9 @@ def export_loop(
 
 
 def _history(session: Session, loop_id: int) -> dict[str, bytes]:
-    rows = session.scalars(select(OutboxMessage).where(OutboxMessage.loop_id == loop_id).order_by(OutboxMessage.id))
+    rows = session.scalars(
+        select(OutboxMessage).where(OutboxMessage.loop_id == loop_id).order_by(OutboxMessage.id)
+    )
     seen: set[bytes] = set()
     out: dict[str, bytes] = {}
     for row in rows:
@@ -96,6 +98,8 @@ def _history(session: Session, loop_id: int) -> dict[str, bytes]:
         seen.add(digest)
         who = "candidate-" if row.kind == "itinerary" else ""
         kind = "" if row.kind == "itinerary" else f"{row.kind}-"
-        name = f"history/interview-{row.interview_id}/seq{row.sequence:02d}-{who}{kind}{row.method.lower()}.ics"
+        name = (
+            f"history/interview-{row.interview_id}/seq{row.sequence:02d}-{who}{kind}{row.method.lower()}.ics"
+        )
         out[name] = row.ics
     return out

@@ -165,7 +165,9 @@ def _get_interview(session: Session, interview_id: int) -> Interview:
     if interview is None:
         raise NotFound(f"Interview {interview_id} does not exist.")
     if not interview.uid:
-        raise ValidationFailed(f"Interview {interview_id} has no calendar UID; set one with new_interview_uid.")
+        raise ValidationFailed(
+            f"Interview {interview_id} has no calendar UID; set one with new_interview_uid."
+        )
     return interview
 
 
@@ -209,7 +211,9 @@ def _queue(
 # --- the use-case helpers -------------------------------------------------------------------------
 
 
-def announce_scheduled(session: Session, interview_ids: Sequence[int], *, settings: MailSettings, now: datetime) -> int:
+def announce_scheduled(
+    session: Session, interview_ids: Sequence[int], *, settings: MailSettings, now: datetime
+) -> int:
     """Queue the first REQUEST to each assessor and trainee, and the candidate's copy, per interview.
 
     :return: how many messages were queued.
@@ -223,7 +227,9 @@ def announce_scheduled(session: Session, interview_ids: Sequence[int], *, settin
         interview.updated_at = now
         event = interview_event(session, interview, settings, last_modified=now)
         assessors, trainees = panel(interview)
-        msgs = panel_request_messages(event, settings.organizer, assessors, now, kind="invite", trainees=trainees)
+        msgs = panel_request_messages(
+            event, settings.organizer, assessors, now, kind="invite", trainees=trainees
+        )
         count += _queue(
             session,
             msgs,
@@ -238,14 +244,12 @@ def announce_scheduled(session: Session, interview_ids: Sequence[int], *, settin
     return count
 
 
-def _queue_candidate(
-    session: Session, interview: Interview, event, *, kind: str, settings: MailSettings, now: datetime
-) -> int:
+def _queue_candidate(session: Session, interview: Interview, event, *, kind: str, settings: MailSettings,
+                     now: datetime) -> int:
     """Queue the candidate's own copy of an interview message (their itinerary entry)."""
     message = candidate_message(event, settings.organizer, candidate_person(interview.loop), now, kind=kind)
-    return _queue(
-        session, [message], kind="itinerary", interview=interview, sequence=event.sequence, settings=settings, now=now
-    )
+    return _queue(session, [message], kind="itinerary", interview=interview, sequence=event.sequence,
+                  settings=settings, now=now)
 
 
 def announce_changed(session: Session, interview_id: int, *, settings: MailSettings, now: datetime) -> int:

@@ -51,13 +51,8 @@ def active_definitions(session: Session) -> list[CompetencyDef]:
     rows = session.scalars(select(Competency).where(Competency.retired_at.is_(None)).order_by(Competency.slug))
     return [
         CompetencyDef(
-            slug=row.slug,
-            name=row.name,
-            category=row.category.value,
-            description=row.description,
-            rubric_strong=row.rubric_strong,
-            rubric_weak=row.rubric_weak,
-            phrases=tuple(row.phrases or ()),
+            slug=row.slug, name=row.name, category=row.category.value, description=row.description,
+            rubric_strong=row.rubric_strong, rubric_weak=row.rubric_weak, phrases=tuple(row.phrases or ()),
         )
         for row in rows
     ]

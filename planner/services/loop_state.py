@@ -45,13 +45,9 @@ class LoopState:
     def item(self, interview: Interview) -> dict:
         """One interview as a result item (round key, UTC times, ``p<id>`` people)."""
         active = [s for s in interview.seats if s.status == SeatStatus.ACTIVE]
-        return {
-            "round": interview.round_key,
-            "start": iso_z(interview.start),
-            "end": iso_z(interview.end),
-            "interviewers": sorted(person_key(s.interviewer_id) for s in active if s.role == SeatRole.ASSESSOR),
-            "trainees": sorted(person_key(s.interviewer_id) for s in active if s.role == SeatRole.TRAINEE),
-        }
+        return {"round": interview.round_key, "start": iso_z(interview.start), "end": iso_z(interview.end),
+                "interviewers": sorted(person_key(s.interviewer_id) for s in active if s.role == SeatRole.ASSESSOR),
+                "trainees": sorted(person_key(s.interviewer_id) for s in active if s.role == SeatRole.TRAINEE)}
 
     def entry(self, overrides: Mapping[int, dict] | None = None) -> dict:
         """The loop's result entry, with some interviews (by id) replaced by other items."""
@@ -94,20 +90,17 @@ def get_interview(session: Session, interview_id: int) -> Interview:
 def require_changeable(interview: Interview, now: datetime) -> None:
     """ValidationFailed unless the interview is scheduled, in a scheduled loop, and not started yet."""
     if interview.loop.status != LoopStatus.SCHEDULED:
-        raise ValidationFailed(
-            f"The loop is {interview.loop.status.value}; only interviews of scheduled loops change here."
-        )
+        raise ValidationFailed(f"The loop is {interview.loop.status.value}; only interviews of scheduled loops "
+                               "change here.")
     if interview.status != InterviewStatus.SCHEDULED:
-        raise ValidationFailed(
-            f"The interview '{interview.round_name}' is {interview.status.value}; it cannot change any more."
-        )
+        raise ValidationFailed(f"The interview '{interview.round_name}' is {interview.status.value}; it cannot "
+                               "change any more.")
     if interview.start <= now:
         raise ValidationFailed(f"The interview '{interview.round_name}' has already started.")
 
 
-def load_state(
-    session: Session, loop_id: int, *, now: datetime, lock: bool = False, people: Iterable[int] = ()
-) -> LoopState:
+def load_state(session: Session, loop_id: int, *, now: datetime, lock: bool = False,
+               people: Iterable[int] = ()) -> LoopState:
     """The loop's live interviews and the problem around them.
 
     With ``lock``, first the loop row and then the given interviewers' rows are locked in id order
@@ -121,12 +114,10 @@ def load_state(
         loops = get_loops(session, [loop_id])
     loop = loops[0]
     rows = session.scalars(
-        select(Interview)
-        .where(Interview.loop_id == loop_id, Interview.status != InterviewStatus.CANCELLED)
+        select(Interview).where(Interview.loop_id == loop_id, Interview.status != InterviewStatus.CANCELLED)
         .order_by(Interview.start, Interview.id)
         .options(selectinload(Interview.seats).selectinload(Seat.interviewer))
-        .execution_options(populate_existing=True)
-    )
+        .execution_options(populate_existing=True))
     interviews = {i.id: i for i in rows}
     built = build_problem(session, loops, now=now)
     state = LoopState(loop, built, interviews, set())

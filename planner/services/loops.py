@@ -77,11 +77,8 @@ def windows_utc(windows: Sequence[WindowInput], tz: str, *, now: datetime) -> li
     spans = []
     for n, window in enumerate(windows, start=1):
         start = datetime.combine(window.day, window.start, zone)
-        end = (
-            datetime.combine(window.day, window.end, zone)
-            if window.end != time(0)
-            else datetime.combine(window.day + timedelta(days=1), time(0), zone)
-        )
+        end = datetime.combine(window.day, window.end, zone) if window.end != time(0) else \
+            datetime.combine(window.day + timedelta(days=1), time(0), zone)
         if end <= start:
             raise ValidationFailed(f"Window {n} ends before it starts; end it after {window.start:%H:%M}.")
         if end <= now:
@@ -110,18 +107,13 @@ def _clean(data: LoopInput) -> dict:
     url = (data.video_url or "").strip()
     if url and not url.startswith(("https://", "http://")):
         raise ValidationFailed("The video link must start with https://.")
-    return {
-        "name": name,
-        "email": email,
-        "timezone": data.candidate_timezone.strip(),
-        "max_gap_minutes": gap,
-        "hiring_team": (data.hiring_team or "").strip(),
-        "location": (data.location or "").strip()[:200],
-        "video_url": url[:500],
-    }
+    return {"name": name, "email": email, "timezone": data.candidate_timezone.strip(), "max_gap_minutes": gap,
+            "hiring_team": (data.hiring_team or "").strip(), "location": (data.location or "").strip()[:200],
+            "video_url": url[:500]}
 
 
-def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id: int | None, now: datetime) -> Loop:
+def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id: int | None,
+                now: datetime) -> Loop:
     """Create the candidate and their draft loop on the posting's latest published plan; commit.
 
     :raise NotFound: when the posting does not exist.
@@ -132,26 +124,15 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
     spans = windows_utc(data.windows, values["timezone"], now=now)
     candidate = Candidate(name=values["name"], email=values["email"], timezone=values["timezone"])
     version = latest_version(session, posting_id)
-    loop = Loop(
-        posting_id=posting_id,
-        candidate=candidate,
-        plan_version_id=version.id if version else None,
-        hiring_team=values["hiring_team"] or _team_slug(posting.team),
-        max_gap_minutes=values["max_gap_minutes"],
-        location=values["location"],
-        video_url=values["video_url"],
-    )
+    loop = Loop(posting_id=posting_id, candidate=candidate, plan_version_id=version.id if version else None,
+                hiring_team=values["hiring_team"] or _team_slug(posting.team),
+                max_gap_minutes=values["max_gap_minutes"], location=values["location"],
+                video_url=values["video_url"])
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
     session.add(loop)
     session.flush()
-    record(
-        session,
-        actor_id=actor_id,
-        action="loop_created",
-        entity="loop",
-        entity_id=loop.id,
-        details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)},
-    )
+    record(session, actor_id=actor_id, action="loop_created", entity="loop", entity_id=loop.id,
+           details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)})
     session.commit()
     return loop
 
@@ -160,33 +141,26 @@ def _team_slug(team: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", (team or "").lower()).strip("-")
 
 
-def update_windows(
-    session: Session, loop_id: int, windows: Sequence[WindowInput], *, actor_id: int | None, now: datetime
-) -> Loop:
+def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput], *, actor_id: int | None,
+                   now: datetime) -> Loop:
     """Replace a draft loop's windows (local to the candidate); commit.
 
     :raise ValidationFailed: when the loop is not a draft, or a window breaks a rule.
     """
     loop = get_loop(session, loop_id)
     if loop.status != LoopStatus.DRAFT:
-        raise ValidationFailed(f"Windows change only on draft loops; this loop is already {loop.status.value}.")
+        raise ValidationFailed("Windows change only on draft loops; this loop is already "
+                               f"{loop.status.value}.")
     spans = windows_utc(windows, loop.candidate.timezone, now=now)
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
-    record(
-        session,
-        actor_id=actor_id,
-        action="loop_windows_changed",
-        entity="loop",
-        entity_id=loop.id,
-        details={"windows": len(spans)},
-    )
+    record(session, actor_id=actor_id, action="loop_windows_changed", entity="loop", entity_id=loop.id,
+           details={"windows": len(spans)})
     session.commit()
     return loop
 
 
-def cancel_loop(
-    session: Session, loop_id: int, reason: str, *, actor_id: int | None, now: datetime, settings: MailSettings
-) -> int:
+def cancel_loop(session: Session, loop_id: int, reason: str, *, actor_id: int | None, now: datetime,
+                settings: MailSettings) -> int:
     """Cancel a loop and its upcoming interviews, sending a CANCEL for each; commit. Returns the count.
 
     :raise ValidationFailed: without a reason, or when the loop is already cancelled or completed.
@@ -204,14 +178,7 @@ def cancel_loop(
         interview.status = InterviewStatus.CANCELLED
         announce_cancelled(session, interview.id, settings=settings, now=now)
     loop.status = LoopStatus.CANCELLED
-    record(
-        session,
-        actor_id=actor_id,
-        action="loop_cancelled",
-        entity="loop",
-        entity_id=loop.id,
-        reason=text,
-        details={"interviews": [i.id for i in cancelled]},
-    )
+    record(session, actor_id=actor_id, action="loop_cancelled", entity="loop", entity_id=loop.id, reason=text,
+           details={"interviews": [i.id for i in cancelled]})
     session.commit()
     return len(cancelled)

@@ -151,14 +151,18 @@ def _claimable(now: datetime, lock_timeout: int):
     )
 
 
-def claim(session: Session, *, worker_id: str, now: datetime, limit: int = 20, lock_timeout: int = 300) -> list[int]:
+def claim(
+    session: Session, *, worker_id: str, now: datetime, limit: int = 20, lock_timeout: int = 300
+) -> list[int]:
     """Take up to ``limit`` due messages for ``worker_id`` and commit; no other worker gets them.
 
     Due: pending with ``next_attempt_at`` reached, or stuck in ``sending`` with an expired lock
     (a worker died between claiming and marking). Each claim counts one attempt.
     """
     condition = _claimable(now, lock_timeout)
-    query = select(OutboxMessage.id).where(condition).order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
+    query = (
+        select(OutboxMessage.id).where(condition).order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
+    )
     query = query.limit(limit)
     if session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
@@ -205,13 +209,17 @@ def _connect(smtp: SmtpSettings) -> smtplib.SMTP:
         if smtp.username:
             client.login(smtp.username, smtp.password or "")
     except (OSError, smtplib.SMTPException) as exc:
-        raise _Temporary(f"cannot reach the mail server {smtp.server}:{smtp.port} ({_describe(exc)})") from exc
+        raise _Temporary(
+            f"cannot reach the mail server {smtp.server}:{smtp.port} ({_describe(exc)})"
+        ) from exc
     return client
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return "; ".join(f"{addr} refused: {code} {_text(msg)}" for addr, (code, msg) in exc.recipients.items())
+        return "; ".join(
+            f"{addr} refused: {code} {_text(msg)}" for addr, (code, msg) in exc.recipients.items()
+        )
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"{exc.smtp_code} {_text(exc.smtp_error)}"
     if isinstance(exc, socket.timeout | TimeoutError):
@@ -312,7 +320,9 @@ def _drop(client: smtplib.SMTP | None) -> None:
             client.close()
 
 
-def run_once(session: Session, smtp: SmtpSettings, *, worker_id: str, now: datetime, batch: int = 20) -> DeliveryReport:
+def run_once(
+    session: Session, smtp: SmtpSettings, *, worker_id: str, now: datetime, batch: int = 20
+) -> DeliveryReport:
     """Claim one batch of due messages and deliver it."""
     ids = claim(session, worker_id=worker_id, now=now, limit=batch, lock_timeout=smtp.lock_timeout)
     return deliver(session, ids, smtp, now=now)
@@ -331,7 +341,9 @@ def resend(session: Session, message_id: int, *, actor_id: int | None, now: date
     if message is None:
         raise NotFound(f"Outbox message {message_id} does not exist.")
     if message.state not in (OutboxState.FAILED, OutboxState.SENT):
-        raise ValidationFailed("This message is already queued for delivery; only sent or failed ones can be resent.")
+        raise ValidationFailed(
+            "This message is already queued for delivery; only sent or failed ones can be resent."
+        )
     previous = message.state.value
     if message.state == OutboxState.SENT:
         # A deliberate second copy needs its own Message-ID, or mail systems would drop it as a repeat.

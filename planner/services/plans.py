@@ -45,23 +45,17 @@ class RoundInput:
 def snapshot_rounds(session: Session, posting_id: int) -> list[dict]:
     """The posting's working plan as plain data, in round order (what a version freezes)."""
     rounds = session.scalars(
-        select(Round)
-        .where(Round.posting_id == posting_id)
-        .order_by(Round.position, Round.id)
+        select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id)
         .options(selectinload(Round.competencies))
     ).all()
     competency_ids = {rc.competency_id for r in rounds for rc in r.competencies}
-    slugs = dict(session.execute(select(Competency.id, Competency.slug).where(Competency.id.in_(competency_ids))).all())
+    slugs = dict(session.execute(
+        select(Competency.id, Competency.slug).where(Competency.id.in_(competency_ids))).all())
     return [
         {
-            "key": r.key,
-            "name": r.name,
-            "kind": r.kind.value,
-            "minutes": r.minutes,
-            "interviewers": r.interviewers,
-            "focus_questions": list(r.focus_questions or []),
-            "min_outside_team": r.min_outside_team,
-            "max_trainees": r.max_trainees,
+            "key": r.key, "name": r.name, "kind": r.kind.value, "minutes": r.minutes,
+            "interviewers": r.interviewers, "focus_questions": list(r.focus_questions or []),
+            "min_outside_team": r.min_outside_team, "max_trainees": r.max_trainees,
             "competencies": [
                 {"slug": slugs[rc.competency_id], "focus": rc.focus.value}
                 for rc in sorted(r.competencies, key=lambda rc: (rc.focus.value, slugs[rc.competency_id]))
@@ -74,7 +68,8 @@ def snapshot_rounds(session: Session, posting_id: int) -> list[dict]:
 def latest_version(session: Session, posting_id: int) -> PlanVersion | None:
     """The posting's most recently published version, or None."""
     return session.scalar(
-        select(PlanVersion).where(PlanVersion.posting_id == posting_id).order_by(PlanVersion.number.desc()).limit(1)
+        select(PlanVersion).where(PlanVersion.posting_id == posting_id)
+        .order_by(PlanVersion.number.desc()).limit(1)
     )
 
 
@@ -96,18 +91,12 @@ def publish_plan(session: Session, posting_id: int, *, actor_id: int | None, not
     if previous is not None and previous.snapshot == snapshot:
         raise ValidationFailed(f"Nothing changed since version {previous.number}; edit the plan first.")
     number = (previous.number if previous is not None else 0) + 1
-    version = PlanVersion(posting_id=posting_id, number=number, snapshot=snapshot, note=note, published_by_id=actor_id)
+    version = PlanVersion(posting_id=posting_id, number=number, snapshot=snapshot, note=note,
+                          published_by_id=actor_id)
     session.add(version)
     session.flush()
-    record(
-        session,
-        actor_id=actor_id,
-        action="plan_published",
-        entity="posting",
-        entity_id=posting_id,
-        reason=note,
-        details={"version": number, "rounds": len(snapshot)},
-    )
+    record(session, actor_id=actor_id, action="plan_published", entity="posting", entity_id=posting_id,
+           reason=note, details={"version": number, "rounds": len(snapshot)})
     session.commit()
     return version
 
@@ -138,11 +127,9 @@ def _clean(session: Session, posting_id: int, data: RoundInput, *, round_id: int
         raise ValidationFailed("Give the round a name.")
     if len(name) > MAX_NAME:
         raise ValidationFailed(f"Keep the round name under {MAX_NAME} characters.")
-    clash = session.scalar(
-        select(Round.id).where(
-            Round.posting_id == posting_id, func.lower(Round.name) == name.lower(), Round.id != (round_id or 0)
-        )
-    )
+    clash = session.scalar(select(Round.id).where(
+        Round.posting_id == posting_id, func.lower(Round.name) == name.lower(),
+        Round.id != (round_id or 0)))
     if clash is not None:
         raise ValidationFailed(f"The plan already has a round named '{name}'; choose another name.")
     try:
@@ -156,8 +143,7 @@ def _clean(session: Session, posting_id: int, data: RoundInput, *, round_id: int
         raise ValidationFailed(f"A round has between 1 and {MAX_INTERVIEWERS} interviewers.")
     if not 0 <= data.min_outside_team <= data.interviewers:
         raise ValidationFailed(
-            "Interviewers from outside the hiring team cannot exceed the round's number of interviewers."
-        )
+            "Interviewers from outside the hiring team cannot exceed the round's number of interviewers.")
     if data.max_trainees not in (0, 1):
         raise ValidationFailed("A round allows at most one trainee seat.")
     questions = [" ".join(q.split()) for q in data.focus_questions if q and q.strip()]
@@ -169,23 +155,15 @@ def _clean(session: Session, posting_id: int, data: RoundInput, *, round_id: int
     competencies: dict[int, Focus] = {}
     for competency_id, focus in data.competencies.items():
         if competency_id not in accepted:
-            raise ValidationFailed(
-                "A round can only assess competencies the posting has accepted; reload the page and try again."
-            )
+            raise ValidationFailed("A round can only assess competencies the posting has accepted; "
+                                   "reload the page and try again.")
         try:
             competencies[competency_id] = Focus(focus)
         except ValueError:
             raise ValidationFailed(f"Focus '{focus}' is not primary or secondary.") from None
-    return {
-        "name": name,
-        "kind": kind,
-        "minutes": data.minutes,
-        "interviewers": data.interviewers,
-        "focus_questions": questions,
-        "min_outside_team": data.min_outside_team,
-        "max_trainees": data.max_trainees,
-        "competencies": competencies,
-    }
+    return {"name": name, "kind": kind, "minutes": data.minutes, "interviewers": data.interviewers,
+            "focus_questions": questions, "min_outside_team": data.min_outside_team,
+            "max_trainees": data.max_trainees, "competencies": competencies}
 
 
 def add_round(session: Session, posting_id: int, data: RoundInput, *, actor_id: int | None) -> Round:
@@ -198,29 +176,20 @@ def add_round(session: Session, posting_id: int, data: RoundInput, *, actor_id: 
     values = _clean(session, posting_id, data, round_id=None)
     competencies = values.pop("competencies")
     position = session.scalar(select(func.max(Round.position)).where(Round.posting_id == posting_id))
-    round_ = Round(
-        posting_id=posting_id,
-        key=_new_key(session, posting_id),
-        position=0 if position is None else position + 1,
-        **values,
-    )
+    round_ = Round(posting_id=posting_id, key=_new_key(session, posting_id),
+                   position=0 if position is None else position + 1, **values)
     for competency_id, focus in competencies.items():
         add_round_competency(round_, competency_id, focus)
     session.add(round_)
     session.flush()
-    record(
-        session,
-        actor_id=actor_id,
-        action="round_added",
-        entity="round",
-        entity_id=round_.id,
-        details={"posting_id": posting_id, "name": round_.name},
-    )
+    record(session, actor_id=actor_id, action="round_added", entity="round", entity_id=round_.id,
+           details={"posting_id": posting_id, "name": round_.name})
     session.commit()
     return round_
 
 
-def update_round(session: Session, posting_id: int, round_id: int, data: RoundInput, *, actor_id: int | None) -> Round:
+def update_round(session: Session, posting_id: int, round_id: int, data: RoundInput, *,
+                 actor_id: int | None) -> Round:
     """Replace a round's fields and competencies (its key and position stay) and commit.
 
     :raise NotFound: when the round is not part of the posting's plan.
@@ -240,14 +209,8 @@ def update_round(session: Session, posting_id: int, round_id: int, data: RoundIn
             current[competency_id].focus = focus
         else:
             add_round_competency(round_, competency_id, focus)
-    record(
-        session,
-        actor_id=actor_id,
-        action="round_updated",
-        entity="round",
-        entity_id=round_.id,
-        details={"posting_id": posting_id, "name": round_.name},
-    )
+    record(session, actor_id=actor_id, action="round_updated", entity="round", entity_id=round_.id,
+           details={"posting_id": posting_id, "name": round_.name})
     session.commit()
     return round_
 
@@ -262,28 +225,22 @@ def remove_round(session: Session, posting_id: int, round_id: int, *, actor_id: 
     session.delete(round_)
     session.flush()
     _renumber(session, posting_id)
-    record(
-        session,
-        actor_id=actor_id,
-        action="round_removed",
-        entity="round",
-        entity_id=round_id,
-        details={"posting_id": posting_id, "name": name},
-    )
+    record(session, actor_id=actor_id, action="round_removed", entity="round", entity_id=round_id,
+           details={"posting_id": posting_id, "name": name})
     session.commit()
     return name
 
 
 def _renumber(session: Session, posting_id: int) -> list[Round]:
-    rounds = list(
-        session.scalars(select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id))
-    )
+    rounds = list(session.scalars(
+        select(Round).where(Round.posting_id == posting_id).order_by(Round.position, Round.id)))
     for index, item in enumerate(rounds):
         item.position = index
     return rounds
 
 
-def move_round(session: Session, posting_id: int, round_id: int, direction: str, *, actor_id: int | None) -> Round:
+def move_round(session: Session, posting_id: int, round_id: int, direction: str, *,
+               actor_id: int | None) -> Round:
     """Move a round one place earlier ("up") or later ("down") in the loop and commit.
 
     :raise NotFound: when the round is not part of the posting's plan.
@@ -300,14 +257,8 @@ def move_round(session: Session, posting_id: int, round_id: int, direction: str,
         raise ValidationFailed(f"'{round_.name}' is already the {end} round.")
     other = rounds[target]
     round_.position, other.position = other.position, round_.position
-    record(
-        session,
-        actor_id=actor_id,
-        action="round_moved",
-        entity="round",
-        entity_id=round_.id,
-        details={"posting_id": posting_id, "name": round_.name, "direction": direction},
-    )
+    record(session, actor_id=actor_id, action="round_moved", entity="round", entity_id=round_.id,
+           details={"posting_id": posting_id, "name": round_.name, "direction": direction})
     session.commit()
     return round_
 
@@ -322,13 +273,13 @@ def suggested_rounds(session: Session, posting_id: int, budget_minutes: int) -> 
         raise ValidationFailed(f"The time budget is a number of minutes between 1 and {MAX_BUDGET}.")
     reqs = coverage_service.competency_reqs(session, posting_id)
     if not reqs:
-        raise ValidationFailed("The posting has no accepted competencies yet; accept some before suggesting a plan.")
+        raise ValidationFailed(
+            "The posting has no accepted competencies yet; accept some before suggesting a plan.")
     return suggest_plan(reqs, budget_minutes, bench=coverage_service.bench(session, [r.slug for r in reqs]))
 
 
-def apply_suggestion(
-    session: Session, posting_id: int, budget_minutes: int, *, replace: bool, actor_id: int | None
-) -> list[Round]:
+def apply_suggestion(session: Session, posting_id: int, budget_minutes: int, *, replace: bool,
+                     actor_id: int | None) -> list[Round]:
     """Fill the working plan with suggested rounds covering every must-have within the budget; commit.
 
     :param replace: must be True when the plan already has rounds (they are removed); published
@@ -351,30 +302,17 @@ def apply_suggestion(
         while key in taken:
             key = secrets.token_hex(4)
         taken.add(key)
-        round_ = Round(
-            posting_id=posting_id,
-            key=key,
-            position=position,
-            name=plan.name[:MAX_NAME],
-            kind=RoundKind(plan.kind),
-            minutes=plan.minutes,
-            interviewers=plan.interviewers,
-            focus_questions=list(plan.focus_questions),
-            min_outside_team=plan.seat_rules.min_outside_team,
-            max_trainees=plan.seat_rules.max_trainees,
-        )
+        round_ = Round(posting_id=posting_id, key=key, position=position, name=plan.name[:MAX_NAME],
+                       kind=RoundKind(plan.kind), minutes=plan.minutes, interviewers=plan.interviewers,
+                       focus_questions=list(plan.focus_questions),
+                       min_outside_team=plan.seat_rules.min_outside_team,
+                       max_trainees=plan.seat_rules.max_trainees)
         for item in plan.competencies:
             add_round_competency(round_, ids[item.slug], Focus(item.focus))
         session.add(round_)
         rounds.append(round_)
     session.flush()
-    record(
-        session,
-        actor_id=actor_id,
-        action="plan_suggested",
-        entity="posting",
-        entity_id=posting_id,
-        details={"budget_minutes": budget_minutes, "rounds": len(rounds), "replaced": len(existing)},
-    )
+    record(session, actor_id=actor_id, action="plan_suggested", entity="posting", entity_id=posting_id,
+           details={"budget_minutes": budget_minutes, "rounds": len(rounds), "replaced": len(existing)})
     session.commit()
     return rounds

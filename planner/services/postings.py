@@ -61,7 +61,8 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
     the current text. Does not commit.
     """
     by_slug = {
-        c.slug: c for c in session.scalars(select(Competency).where(Competency.slug.in_([f.slug for f in findings])))
+        c.slug: c
+        for c in session.scalars(select(Competency).where(Competency.slug.in_([f.slug for f in findings])))
     }
     current = {pc.competency_id: pc for pc in posting.competencies}
     found_ids = set()
@@ -117,9 +118,10 @@ def text_from_upload(filename: str, data: bytes) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise FieldError(
-            "upload",
-            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8 and upload it again.",
-        ) from None
+                  "upload",
+                  f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); "
+            "save it as UTF-8 and upload it again.",
+              ) from None
     if "\x00" in text:
         raise FieldError("upload", f"{name} looks like a binary file, not a posting text file.")
     if not text.strip():
@@ -173,7 +175,9 @@ def create_posting(session: Session, fields: PostingFields, *, actor_id: int | N
     return posting
 
 
-def update_posting(session: Session, posting_id: int, fields: PostingFields, *, actor_id: int | None) -> Posting:
+def update_posting(
+    session: Session, posting_id: int, fields: PostingFields, *, actor_id: int | None
+) -> Posting:
     """Save a posting's fields; when the text changed, re-run extraction (decisions are kept); commit.
 
     :raise NotFound: no such posting.
@@ -253,9 +257,9 @@ def _check_choice(priority: str, required_coverage: int | None) -> tuple[Priorit
         raise FieldError("required_coverage", "Required coverage must be at least 1 round.")
     if coverage > MAX_COVERAGE:
         raise FieldError(
-            "required_coverage",
-            f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
-        )
+                  "required_coverage",
+                  f"Required coverage of {coverage} rounds is more than a loop has; use 1 to {MAX_COVERAGE}.",
+              )
     return level, coverage
 
 

@@ -77,13 +77,8 @@ class PlannedChange:
 
     def as_dict(self) -> dict:
         """Plain data for carrying the plan between requests."""
-        return {
-            "interview": self.interview_id,
-            "start": self.start.isoformat(),
-            "end": self.end.isoformat(),
-            "interviewers": list(self.interviewers),
-            "trainees": list(self.trainees),
-        }
+        return {"interview": self.interview_id, "start": self.start.isoformat(), "end": self.end.isoformat(),
+                "interviewers": list(self.interviewers), "trainees": list(self.trainees)}
 
 
 @dataclass
@@ -104,9 +99,8 @@ class ReplacementOptions:
 
 
 def _seat(interview: Interview, interviewer_id: int) -> Seat | None:
-    return next(
-        (s for s in interview.seats if s.interviewer_id == interviewer_id and s.status == SeatStatus.ACTIVE), None
-    )
+    return next((s for s in interview.seats if s.interviewer_id == interviewer_id
+                 and s.status == SeatStatus.ACTIVE), None)
 
 
 def _role_key(seat: Seat) -> str:
@@ -147,16 +141,13 @@ def _why(state: LoopState, interview: Interview, person, role: str, start: datet
     return "; ".join(parts), week + 1, day + 1
 
 
-def _engine_candidates(
-    state: LoopState,
-    overrides: dict[int, dict],
-    interview: Interview,
-    leaving: str,
-) -> list[str]:
+def _engine_candidates(state: LoopState, overrides: dict[int, dict], interview: Interview, leaving: str,
+                       ) -> list[str]:
     """The engine's substitutes for the seat with the loop as in ``overrides``, then re-checked by validate."""
     result = {"loops": [state.entry(overrides)]}
     try:
-        found = engine_substitutes(state.built.problem, result, loop_key(state.loop.id), interview.round_key, leaving)
+        found = engine_substitutes(state.built.problem, result, loop_key(state.loop.id), interview.round_key,
+                                   leaving)
     except (RepairError, ValueError):
         # ValueError: the engine's ledger refuses a loop whose people are not free as given (a moved
         # round landing on someone's other commitment); such a candidate plan is simply not an option.
@@ -204,17 +195,10 @@ def _change(state: LoopState, interview: Interview, item: Mapping) -> PlannedCha
     old = state.item(interview)
     before = set(old["interviewers"]) | set(old["trainees"])
     after = set(item["interviewers"]) | set(item["trainees"])
-    return PlannedChange(
-        interview.id,
-        interview.round_name,
-        interview.start,
-        parse_z(item["start"]),
-        parse_z(item["end"]),
-        [person_id(p) for p in item["interviewers"]],
-        [person_id(p) for p in item["trainees"]],
-        added=_names(state, sorted(after - before)),
-        removed=_names(state, sorted(before - after)),
-    )
+    return PlannedChange(interview.id, interview.round_name, interview.start, parse_z(item["start"]),
+                         parse_z(item["end"]), [person_id(p) for p in item["interviewers"]],
+                         [person_id(p) for p in item["trainees"]], added=_names(state, sorted(after - before)),
+                         removed=_names(state, sorted(before - after)))
 
 
 def _one_round_move(state: LoopState, interview: Interview, leaving: str, now: datetime) -> list[PlannedChange]:
@@ -236,9 +220,8 @@ def _one_round_move(state: LoopState, interview: Interview, leaving: str, now: d
 def _engine_repair(state: LoopState, interview: Interview, leaving: str) -> list[PlannedChange]:
     """The engine's decline repair, kept when it moves at most MAX_MOVED_ROUNDS rounds and every rule holds."""
     try:
-        result = repair(
-            state.built.problem, {"loops": [state.entry()]}, loop_key(state.loop.id), interview.round_key, leaving
-        )
+        result = repair(state.built.problem, {"loops": [state.entry()]}, loop_key(state.loop.id),
+                        interview.round_key, leaving)
     except (RepairError, ValueError):
         return []
     entry = next((e for e in result.get("loops", []) if e.get("id") == loop_key(state.loop.id)), None)
@@ -253,9 +236,8 @@ def _engine_repair(state: LoopState, interview: Interview, leaving: str) -> list
         new = {k: (sorted(v) if isinstance(v, list) else v) for k, v in new.items()}
         old = state.item(other)
         if any(new.get(k) != old[k] for k in ("start", "interviewers", "trainees")):
-            overrides[other.id] = dict(
-                old, **{k: new.get(k, old[k]) for k in ("start", "end", "interviewers", "trainees")}
-            )
+            overrides[other.id] = dict(old, **{k: new.get(k, old[k]) for k in ("start", "end", "interviewers",
+                                                                               "trainees")})
     if interview.id not in overrides or len(overrides) > MAX_MOVED_ROUNDS:
         return []
     changed = overrides[interview.id]
@@ -264,13 +246,8 @@ def _engine_repair(state: LoopState, interview: Interview, leaving: str) -> list
     return [_change(state, state.interviews[i], item) for i, item in overrides.items()]
 
 
-def replacement_options(
-    session: Session,
-    interview_id: int,
-    leaving_id: int,
-    *,
-    now: datetime,
-) -> ReplacementOptions:
+def replacement_options(session: Session, interview_id: int, leaving_id: int, *, now: datetime,
+                        ) -> ReplacementOptions:
     """Who can take ``leaving_id``'s seat in a scheduled interview, best first; a new plan when nobody can.
 
     :raise NotFound: when the interview does not exist.
@@ -294,23 +271,19 @@ def replacement_options(
         options.append(SeatOption(person_id(key), person.name, person.timezone, why, week, day, freed))
     # Least loaded first; a trainee who must give up their seat elsewhere only after everyone else.
     options.sort(key=lambda o: (bool(o.gives_up), o.week_load, o.day_load, o.name, o.interviewer_id))
-    result = ReplacementOptions(
-        interview, seat.interviewer, "assessor" if role == "interviewers" else "trainee", options
-    )
+    result = ReplacementOptions(interview, seat.interviewer, "assessor" if role == "interviewers" else "trainee",
+                                options)
     if not options:
         plan = _one_round_move(state, interview, leaving, now) or _engine_repair(state, interview, leaving)
         result.new_plan = plan or None
         if not plan:
-            result.why_none = (
-                "nobody else can take this seat at this time, and no new time for this round (or "
-                f"at most {MAX_MOVED_ROUNDS} rounds of the loop) keeps every rule"
-            )
+            result.why_none = ("nobody else can take this seat at this time, and no new time for this round (or "
+                               f"at most {MAX_MOVED_ROUNDS} rounds of the loop) keeps every rule")
     return result
 
 
-def _plan_for(
-    state: LoopState, interview: Interview, leaving_id: int, joining_id: int | None, plan: Sequence[Mapping] | None
-) -> dict[int, dict]:
+def _plan_for(state: LoopState, interview: Interview, leaving_id: int, joining_id: int | None,
+              plan: Sequence[Mapping] | None) -> dict[int, dict]:
     """The result items (by interview id) the change asks for, checked for shape."""
     seat = _seat(interview, leaving_id)
     if seat is None:
@@ -344,11 +317,11 @@ def _plan_for(
     return overrides
 
 
-def _apply(
-    session: Session, state: LoopState, overrides: Mapping[int, dict], now: datetime, settings: MailSettings
-) -> list[dict]:
+def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], now: datetime,
+           settings: MailSettings) -> list[dict]:
     """Write seats and times of the changed interviews, then queue their messages; returns what changed."""
-    levels = qualification_levels(session, [person_id(p) for item in overrides.values() for p in item["trainees"]])
+    levels = qualification_levels(session, [person_id(p) for item in overrides.values()
+                                            for p in item["trainees"]])
     changes = []
     for interview_id, item in overrides.items():
         interview = state.interviews[interview_id]
@@ -362,11 +335,8 @@ def _apply(
         added = []
         slugs = [c["slug"] for c in state.round(interview)["competencies"]]
         for pid, role in wanted.items():
-            level = (
-                next((levels[(pid, s)] for s in slugs if levels.get((pid, s)) in TRAINEE_LEVELS), None)
-                if role == SeatRole.TRAINEE
-                else None
-            )
+            level = next((levels[(pid, s)] for s in slugs if levels.get((pid, s)) in TRAINEE_LEVELS), None) \
+                if role == SeatRole.TRAINEE else None
             seat = next((s for s in interview.seats if s.interviewer_id == pid), None)
             if seat is None:
                 interview.seats.append(Seat(interviewer_id=pid, role=role, training_level=level))
@@ -384,24 +354,14 @@ def _apply(
             announce_replaced(session, interview.id, pid, settings=settings, now=now)
         if time_moved or (added and not removed):
             announce_changed(session, interview.id, settings=settings, now=now)
-        changes.append(
-            {"interview": interview.id, "removed": removed, "added": added, "moved": time_moved, "start": item["start"]}
-        )
+        changes.append({"interview": interview.id, "removed": removed, "added": added, "moved": time_moved,
+                        "start": item["start"]})
     return changes
 
 
-def replace_interviewer(
-    session: Session,
-    interview_id: int,
-    leaving_id: int,
-    *,
-    joining_id: int | None = None,
-    plan: Sequence[Mapping] | None = None,
-    reason: str,
-    actor_id: int | None,
-    now: datetime,
-    settings: MailSettings,
-) -> Interview:
+def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *, joining_id: int | None = None,
+                        plan: Sequence[Mapping] | None = None, reason: str, actor_id: int | None,
+                        now: datetime, settings: MailSettings) -> Interview:
     """Take ``leaving_id`` off a scheduled interview and seat ``joining_id`` (or apply a new ``plan``); commit.
 
     Without ``joining_id`` and ``plan``, a trainee seat is simply dropped. ``plan`` is the list of
@@ -415,7 +375,8 @@ def replace_interviewer(
     interview = get_interview(session, interview_id)
     require_changeable(interview, now)
     people = {leaving_id} | ({joining_id} if joining_id is not None else set())
-    people |= {int(p) for change in plan or () for p in [*change.get("interviewers", []), *change.get("trainees", [])]}
+    people |= {int(p) for change in plan or () for p in [*change.get("interviewers", []),
+                                                        *change.get("trainees", [])]}
     with committed_or_conflict(session, SOMEONE_ELSE + "pick again from the fresh list."):
         state = load_state(session, interview.loop_id, now=now, lock=True, people=people)
         interview = state.interviews.get(interview_id)
@@ -426,13 +387,7 @@ def replace_interviewer(
         if errors:
             raise Conflict(f"This change no longer fits: {errors[0]}. Pick again from the fresh list.")
         changes = _apply(session, state, overrides, now, settings)
-        record(
-            session,
-            actor_id=actor_id,
-            action="interviewer_replaced",
-            entity="interview",
-            entity_id=interview_id,
-            reason=text,
-            details={"loop_id": state.loop.id, "leaving": leaving_id, "joining": joining_id, "changes": changes},
-        )
+        record(session, actor_id=actor_id, action="interviewer_replaced", entity="interview",
+               entity_id=interview_id, reason=text,
+               details={"loop_id": state.loop.id, "leaving": leaving_id, "joining": joining_id, "changes": changes})
     return interview

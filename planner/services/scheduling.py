@@ -62,9 +62,8 @@ class Proposal:
 
 def _draft(loop: Loop) -> None:
     if loop.status != LoopStatus.DRAFT:
-        raise ValidationFailed(
-            f"The loop of {loop.candidate.name} is {loop.status.value}; only draft loops are scheduled."
-        )
+        raise ValidationFailed(f"The loop of {loop.candidate.name} is {loop.status.value}; only draft loops "
+                               "are scheduled.")
 
 
 def _uncovered(session: Session, loop: Loop, version_id: int) -> list[str]:
@@ -86,9 +85,8 @@ def _proposals(session: Session, loops: list[Loop], built: BuiltProblem, seed: i
         if not built.doc["loops"][loops.index(loop)]["windows"]:
             reason = "all of the candidate's windows are in the past"
         fixes = [built.humanise(f) for f in entry.get("fixes", [])]
-        proposals.append(
-            Proposal(loop.id, "unscheduled", reason=built.humanise(reason), fixes=fixes, uncovered=uncovered)
-        )
+        proposals.append(Proposal(loop.id, "unscheduled", reason=built.humanise(reason), fixes=fixes,
+                                  uncovered=uncovered))
     return proposals
 
 
@@ -111,11 +109,8 @@ def propose_batch(session: Session, posting_id: int, *, now: datetime, seed: int
     :raise ValidationFailed: when it has no draft loops or no published plan.
     """
     coverage_service.get_posting(session, posting_id)
-    ids = list(
-        session.scalars(
-            select(Loop.id).where(Loop.posting_id == posting_id, Loop.status == LoopStatus.DRAFT).order_by(Loop.id)
-        )
-    )
+    ids = list(session.scalars(select(Loop.id).where(Loop.posting_id == posting_id,
+                                                      Loop.status == LoopStatus.DRAFT).order_by(Loop.id)))
     if not ids:
         raise ValidationFailed("The posting has no draft loops to schedule; add a loop first.")
     loops = get_loops(session, ids)
@@ -128,12 +123,8 @@ def resume(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now
     loops = get_loops(session, [loop_id])
     _draft(loops[0])
     built = build_problem(session, loops, now=now)
-    return Proposal(
-        loop_id,
-        "scheduled",
-        [dict(i) for i in interviews],
-        uncovered=_uncovered(session, loops[0], built.rounds[loop_id].version.id),
-    )
+    return Proposal(loop_id, "scheduled", [dict(i) for i in interviews],
+                    uncovered=_uncovered(session, loops[0], built.rounds[loop_id].version.id))
 
 
 def check(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now: datetime) -> list[str]:
@@ -170,9 +161,8 @@ def _replace(interviews: Sequence[Mapping], round_key: str, **changes) -> list[d
     return [dict(item, **changes) if item.get("round") == round_key else dict(item) for item in interviews]
 
 
-def substitutes(
-    session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, leaving: int, *, now: datetime
-) -> list[Substitute]:
+def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, leaving: int,
+                *, now: datetime) -> list[Substitute]:
     """Who can replace ``leaving`` in a round of the proposal, keeping coverage, caps and seat rules.
 
     Every suggestion is checked with the scheduler's validator; ranked by that ISO week's load, then
@@ -245,16 +235,8 @@ def _why(person, slugs: list[str], role: str, week: int, day: int, start: dateti
     return "; ".join(parts)
 
 
-def swap(
-    session: Session,
-    loop_id: int,
-    interviews: Sequence[Mapping],
-    round_key: str,
-    leaving: int,
-    joining: int,
-    *,
-    now: datetime,
-) -> list[dict]:
+def swap(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, leaving: int,
+         joining: int, *, now: datetime) -> list[dict]:
     """The proposal with ``joining`` in ``leaving``'s seat of a round, when every rule still holds.
 
     :raise ValidationFailed: when the swap would break a rule (the sentence says which).
@@ -262,15 +244,12 @@ def swap(
     for option in substitutes(session, loop_id, interviews, round_key, leaving, now=now):
         if option.interviewer_id == joining:
             return option.interviews
-    raise ValidationFailed(
-        "That person cannot take the seat: they would break a rule (time, caps, skills or "
-        "seat rules). Pick one of the suggestions."
-    )
+    raise ValidationFailed("That person cannot take the seat: they would break a rule (time, caps, skills or "
+                           "seat rules). Pick one of the suggestions.")
 
 
-def move_options(
-    session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, *, now: datetime
-) -> list[datetime]:
+def move_options(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, *,
+                 now: datetime) -> list[datetime]:
     """Every start (UTC) the round can move to with the same panel while every rule holds."""
     loops = get_loops(session, [loop_id])
     built = build_problem(session, loops, now=now)
@@ -290,14 +269,12 @@ def move_options(
 
 def _moved(interviews: Sequence[Mapping], round_key: str, start: datetime, minutes: int) -> list[dict]:
     end = start + timedelta(minutes=minutes)
-    return _replace(
-        interviews, round_key, start=start.strftime("%Y-%m-%dT%H:%M:%SZ"), end=end.strftime("%Y-%m-%dT%H:%M:%SZ")
-    )
+    return _replace(interviews, round_key, start=start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    end=end.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def move(
-    session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, start: datetime, *, now: datetime
-) -> list[dict]:
+def move(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, start: datetime, *,
+         now: datetime) -> list[dict]:
     """The proposal with a round moved to ``start`` (same panel).
 
     :raise ValidationFailed: naming the first rule the move breaks.
@@ -316,36 +293,21 @@ def move(
 # -- confirming ----------------------------------------------------------------------------------
 
 
-def confirm(
-    session: Session,
-    loop_id: int,
-    interviews: Sequence[Mapping],
-    *,
-    actor_id: int | None,
-    now: datetime,
-    settings: MailSettings,
-    override_reason: str | None = None,
-) -> list[Interview]:
+def confirm(session: Session, loop_id: int, interviews: Sequence[Mapping], *, actor_id: int | None,
+            now: datetime, settings: MailSettings, override_reason: str | None = None) -> list[Interview]:
     """Create the loop's interviews, seats and invites from a proposal, after re-checking every rule; commit.
 
     :raise UncoveredMustHave: when the plan leaves a must-have uncovered and no reason is written.
     :raise Conflict: when the proposal no longer fits (someone else booked a person meanwhile, the loop
         was scheduled, windows changed): nothing is written, propose again.
     """
-    return confirm_many(
-        session, {loop_id: interviews}, actor_id=actor_id, now=now, settings=settings, override_reason=override_reason
-    )[loop_id]
+    return confirm_many(session, {loop_id: interviews}, actor_id=actor_id, now=now, settings=settings,
+                        override_reason=override_reason)[loop_id]
 
 
-def confirm_many(
-    session: Session,
-    proposals: Mapping[int, Sequence[Mapping]],
-    *,
-    actor_id: int | None,
-    now: datetime,
-    settings: MailSettings,
-    override_reason: str | None = None,
-) -> dict[int, list[Interview]]:
+def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *, actor_id: int | None,
+                 now: datetime, settings: MailSettings, override_reason: str | None = None,
+                 ) -> dict[int, list[Interview]]:
     """Confirm several loops' proposals in one transaction (the batch page); all or nothing.
 
     :raise: as :func:`confirm`.
@@ -358,25 +320,18 @@ def confirm_many(
 
 
 def _confirm(session, proposals, actor_id, now, settings, override_reason) -> dict[int, list[Interview]]:
-    people = sorted(
-        {
-            person_id(p)
-            for items in proposals.values()
-            for i in items
-            for p in [*i.get("interviewers", []), *i.get("trainees", [])]
-        }
-    )
+    people = sorted({person_id(p) for items in proposals.values() for i in items
+                     for p in [*i.get("interviewers", []), *i.get("trainees", [])]})
     loops = lock_loops_and_people(session, sorted(proposals), people, now)
     for loop in loops:
         if loop.status != LoopStatus.DRAFT:
-            raise Conflict(
-                f"The loop of {loop.candidate.name} was {loop.status.value} meanwhile; reload it to see its interviews."
-            )
+            raise Conflict(f"The loop of {loop.candidate.name} was {loop.status.value} meanwhile; "
+                           "reload it to see its interviews.")
     built = build_problem(session, loops, now=now)
     for loop in loops:
         coverage_service.require_coverage_or_override(
-            session, loop, reason=override_reason, actor_id=actor_id, plan_version_id=built.rounds[loop.id].version.id
-        )
+            session, loop, reason=override_reason, actor_id=actor_id,
+            plan_version_id=built.rounds[loop.id].version.id)
     errors = built.check([_entry(loop_id, items) for loop_id, items in proposals.items()])
     if errors:
         raise Conflict(f"This schedule no longer fits: {errors[0]}. Here is a fresh proposal.")
@@ -387,47 +342,27 @@ def _confirm(session, proposals, actor_id, now, settings, override_reason) -> di
         plan = built.rounds[loop.id]
         loop.plan_version_id = plan.version.id
         loop.status = LoopStatus.SCHEDULED
-        created[loop.id] = [
-            _interview(loop, plan.rounds[item["round"]], item, levels, names, settings) for item in proposals[loop.id]
-        ]
+        created[loop.id] = [_interview(loop, plan.rounds[item["round"]], item, levels, names, settings)
+                            for item in proposals[loop.id]]
         session.add_all(created[loop.id])
     session.flush()
     ids = [i.id for items in created.values() for i in items]
     announce_scheduled(session, ids, settings=settings, now=now)
     for loop in loops:
-        record(
-            session,
-            actor_id=actor_id,
-            action="loop_scheduled",
-            entity="loop",
-            entity_id=loop.id,
-            details={"interviews": [i.id for i in created[loop.id]], "plan_version_id": loop.plan_version_id},
-        )
+        record(session, actor_id=actor_id, action="loop_scheduled", entity="loop", entity_id=loop.id,
+               details={"interviews": [i.id for i in created[loop.id]],
+                        "plan_version_id": loop.plan_version_id})
     return created
 
 
 def _interview(loop: Loop, rnd: dict, item: Mapping, levels, names, settings: MailSettings) -> Interview:
-    detail = {
-        "kind": rnd["kind"],
-        "minutes": rnd["minutes"],
-        "competencies": [
-            {"slug": c["slug"], "name": names.get(c["slug"], c["slug"]), "focus": c["focus"]}
-            for c in rnd["competencies"]
-        ],
-        "focus_questions": list(rnd.get("focus_questions", [])),
-    }
-    interview = Interview(
-        loop_id=loop.id,
-        round_key=rnd["key"],
-        round_name=rnd["name"],
-        round_detail=detail,
-        start=parse_z(item["start"]),
-        end=parse_z(item["end"]),
-        location=loop.location,
-        video_url=loop.video_url,
-        uid=new_interview_uid(settings),
-        sequence=0,
-    )
+    detail = {"kind": rnd["kind"], "minutes": rnd["minutes"],
+              "competencies": [{"slug": c["slug"], "name": names.get(c["slug"], c["slug"]),
+                                "focus": c["focus"]} for c in rnd["competencies"]],
+              "focus_questions": list(rnd.get("focus_questions", []))}
+    interview = Interview(loop_id=loop.id, round_key=rnd["key"], round_name=rnd["name"], round_detail=detail,
+                          start=parse_z(item["start"]), end=parse_z(item["end"]), location=loop.location,
+                          video_url=loop.video_url, uid=new_interview_uid(settings), sequence=0)
     for key in item.get("interviewers", []):
         interview.seats.append(Seat(interviewer_id=person_id(key), role=SeatRole.ASSESSOR))
     slugs = round_slugs(rnd)
@@ -441,3 +376,4 @@ def _interview(loop: Loop, rnd: dict, item: Mapping, levels, names, settings: Ma
 def problem_for(session: Session, loop_ids: Sequence[int], *, now: datetime) -> dict:
     """The DESIGN 5.2 problem document for the given loops (what the scheduler sees; for tests and export)."""
     return build_problem(session, get_loops(session, loop_ids), now=now).doc
+

@@ -109,17 +109,13 @@ def loop_rounds(session: Session, loop: Loop) -> LoopRounds:
     version = session.get(PlanVersion, loop.plan_version_id) if loop.plan_version_id else None
     version = version or latest_version(session, loop.posting_id)
     if version is None:
-        raise ValidationFailed(
-            "The posting has no published loop plan yet; publish the plan on the "
-            "posting's 'Loop plan' tab, then schedule this loop."
-        )
+        raise ValidationFailed("The posting has no published loop plan yet; publish the plan on the "
+                               "posting's 'Loop plan' tab, then schedule this loop.")
     rounds: dict[str, dict] = {}
     for item in version.snapshot:
         if not item.get("competencies"):
-            raise ValidationFailed(
-                f"Round '{item.get('name')}' of plan version {version.number} assesses no "
-                "competency; fix the plan and publish a new version."
-            )
+            raise ValidationFailed(f"Round '{item.get('name')}' of plan version {version.number} assesses no "
+                                   "competency; fix the plan and publish a new version.")
         rounds[item["key"]] = item
     return LoopRounds(version, rounds)
 
@@ -145,22 +141,15 @@ def _windows(loop: Loop, now: datetime) -> list[dict]:
 def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime) -> dict:
     rounds = []
     for key, item in plan.rounds.items():
-        entry = {
-            "id": key,
-            "minutes": item["minutes"],
-            "competencies": round_slugs(item),
-            "interviewers": item["interviewers"],
-            "trainee": item.get("max_trainees", 0) > 0,
-        }
+        entry = {"id": key, "minutes": item["minutes"], "competencies": round_slugs(item),
+                 "interviewers": item["interviewers"], "trainee": item.get("max_trainees", 0) > 0}
         if item.get("min_outside_team"):
             entry["outside_hiring_team"] = item["min_outside_team"]
         rounds.append(entry)
-    doc = {
-        "id": loop_key(loop.id),
-        "candidate": {"name": loop.candidate.name, "email": loop.candidate.email, "timezone": loop.candidate.timezone},
-        "windows": _windows(loop, now),
-        "rounds": rounds,
-    }
+    doc = {"id": loop_key(loop.id),
+           "candidate": {"name": loop.candidate.name, "email": loop.candidate.email,
+                         "timezone": loop.candidate.timezone},
+           "windows": _windows(loop, now), "rounds": rounds}
     if loop.hiring_team:
         doc["hiring_team"] = loop.hiring_team
     if loop.max_gap_minutes is not None:
@@ -176,13 +165,9 @@ def _horizon(loops: Sequence[Loop], now: datetime) -> tuple[datetime, datetime]:
 
 def get_loops(session: Session, loop_ids: Sequence[int], *, lock: bool = False) -> list[Loop]:
     """Loops by id (id order) with candidate and windows loaded; NotFound names a missing one."""
-    query = (
-        select(Loop)
-        .where(Loop.id.in_(list(loop_ids)))
-        .order_by(Loop.id)
-        .options(selectinload(Loop.candidate), selectinload(Loop.windows))
-        .execution_options(populate_existing=True)
-    )
+    query = (select(Loop).where(Loop.id.in_(list(loop_ids))).order_by(Loop.id)
+             .options(selectinload(Loop.candidate), selectinload(Loop.windows))
+             .execution_options(populate_existing=True))
     if lock:
         query = query.with_for_update(of=Loop)
     loops = list(session.scalars(query))
@@ -192,9 +177,8 @@ def get_loops(session: Session, loop_ids: Sequence[int], *, lock: bool = False) 
     return loops
 
 
-def lock_loops_and_people(
-    session: Session, loop_ids: Sequence[int], people: Iterable[int], now: datetime
-) -> list[Loop]:
+def lock_loops_and_people(session: Session, loop_ids: Sequence[int], people: Iterable[int],
+                          now: datetime) -> list[Loop]:
     """Lock the loops, then the interviewers, in id order, before a change is re-checked and written.
 
     PostgreSQL: ``SELECT ... FOR UPDATE`` (always in id order, so two changes never deadlock). SQLite
@@ -205,9 +189,8 @@ def lock_loops_and_people(
     loops = get_loops(session, loop_ids, lock=True)
     ids = sorted(set(people))
     if ids:
-        session.execute(
-            select(Interviewer.id).where(Interviewer.id.in_(ids)).order_by(Interviewer.id).with_for_update()
-        )
+        session.execute(select(Interviewer.id).where(Interviewer.id.in_(ids)).order_by(Interviewer.id)
+                        .with_for_update())
     return loops
 
 
@@ -222,59 +205,38 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> 
     plans = {loop.id: loop_rounds(session, loop) for loop in loops}
     lo, hi = _horizon(loops, now)
     loop_ids = [loop.id for loop in loops]
-    people = list(
-        session.scalars(
-            select(Interviewer)
-            .where(Interviewer.active.is_(True))
-            .order_by(Interviewer.id)
-            .options(selectinload(Interviewer.qualifications))
-        )
-    )
+    people = list(session.scalars(
+        select(Interviewer).where(Interviewer.active.is_(True)).order_by(Interviewer.id)
+        .options(selectinload(Interviewer.qualifications))))
     slug_of = dict(session.execute(select(Competency.id, Competency.slug)).all())
     busy: dict[int, list[dict]] = defaultdict(list)
-    for block in session.scalars(
-        select(BusyBlock).where(BusyBlock.end > lo, BusyBlock.start < hi).order_by(BusyBlock.start)
-    ):
+    for block in session.scalars(select(BusyBlock).where(BusyBlock.end > lo, BusyBlock.start < hi)
+                                 .order_by(BusyBlock.start)):
         busy[block.interviewer_id].append({"start": iso_z(block.start), "end": iso_z(block.end)})
     existing: dict[int, list[dict]] = defaultdict(list)
     rows = session.execute(
         select(Seat.interviewer_id, Interview.start, Interview.end)
         .join(Interview, Interview.id == Seat.interview_id)
-        .where(
-            Seat.status == SeatStatus.ACTIVE,
-            Interview.status != InterviewStatus.CANCELLED,
-            Interview.loop_id.not_in(loop_ids),
-            Interview.end > lo,
-            Interview.start < hi,
-        )
-        .order_by(Interview.start)
-    )
+        .where(Seat.status == SeatStatus.ACTIVE, Interview.status != InterviewStatus.CANCELLED,
+               Interview.loop_id.not_in(loop_ids), Interview.end > lo, Interview.start < hi)
+        .order_by(Interview.start))
     for interviewer_id, start, end in rows:
         existing[interviewer_id].append({"start": iso_z(start), "end": iso_z(end)})
     interviewers = []
     for person in people:
-        interviewers.append(
-            {
-                "id": person_key(person.id),
-                "name": person.name,
-                "email": person.email,
-                "timezone": person.timezone,
-                "working_hours": {"start": person.work_start, "end": person.work_end, "days": person.work_days.split()},
-                "busy": busy.get(person.id, []),
-                "existing": existing.get(person.id, []),
-                "max_per_day": person.max_per_day,
-                "max_per_week": person.max_per_week,
-                "team": person.team,
-                "skills": {
-                    slug_of[q.competency_id]: q.level.value for q in person.qualifications if q.competency_id in slug_of
-                },
-            }
-        )
-    doc = {
-        "slot_minutes": SLOT_MINUTES,
-        "interviewers": interviewers,
-        "loops": [_loop_doc(loop, plans[loop.id], now) for loop in loops],
-    }
+        interviewers.append({
+            "id": person_key(person.id), "name": person.name, "email": person.email,
+            "timezone": person.timezone,
+            "working_hours": {"start": person.work_start, "end": person.work_end,
+                              "days": person.work_days.split()},
+            "busy": busy.get(person.id, []), "existing": existing.get(person.id, []),
+            "max_per_day": person.max_per_day, "max_per_week": person.max_per_week,
+            "team": person.team,
+            "skills": {slug_of[q.competency_id]: q.level.value for q in person.qualifications
+                       if q.competency_id in slug_of},
+        })
+    doc = {"slot_minutes": SLOT_MINUTES, "interviewers": interviewers,
+           "loops": [_loop_doc(loop, plans[loop.id], now) for loop in loops]}
     try:
         problem = load_problem(doc)
     except ProblemError as exc:
@@ -291,6 +253,5 @@ def qualification_levels(session: Session, interviewer_ids: Sequence[int]) -> di
     rows = session.execute(
         select(Qualification.interviewer_id, Competency.slug, Qualification.level)
         .join(Competency, Competency.id == Qualification.competency_id)
-        .where(Qualification.interviewer_id.in_(list(interviewer_ids)))
-    )
+        .where(Qualification.interviewer_id.in_(list(interviewer_ids))))
     return {(pid, slug): level.value for pid, slug, level in rows}

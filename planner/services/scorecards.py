@@ -45,22 +45,14 @@ def _scores(data: ScorecardInput, allowed: dict[str, Competency]) -> dict[str, i
             score = 0
         if isinstance(raw, bool) or score not in RATING_LABELS:
             raise ValidationFailed(
-                f"Ratings go from 1 (strong no) to 4 (strong yes); {allowed[slug].name} got '{raw}'. Nothing was saved."
-            )
+                f"Ratings go from 1 (strong no) to 4 (strong yes); {allowed[slug].name} got '{raw}'. "
+                "Nothing was saved.")
         scores[slug] = score
     return scores
 
 
-def save_scorecard(
-    session: Session,
-    interviewer_id: int,
-    interview_id: int,
-    data: ScorecardInput,
-    *,
-    submit: bool,
-    now: datetime,
-    actor_id: int | None = None,
-) -> Scorecard:
+def save_scorecard(session: Session, interviewer_id: int, interview_id: int, data: ScorecardInput, *,
+                   submit: bool, now: datetime, actor_id: int | None = None) -> Scorecard:
     """Save the interviewer's draft scorecard (or submit it, which makes it final) and commit.
 
     :param submit: True to submit: every competency must be rated and the notes filled in.
@@ -87,8 +79,7 @@ def save_scorecard(
             raise ValidationFailed("Add notes with the evidence behind your ratings before submitting.")
     # Lock the row (PostgreSQL) so two tabs cannot both edit around a submit.
     card = session.scalar(
-        select(Scorecard)
-        .where(Scorecard.interview_id == interview_id, Scorecard.interviewer_id == interviewer_id)
+        select(Scorecard).where(Scorecard.interview_id == interview_id, Scorecard.interviewer_id == interviewer_id)
         .with_for_update()
     )
     if card is not None and card.submitted_at is not None:
@@ -107,13 +98,7 @@ def save_scorecard(
     if submit:
         card.submitted_at = now
         session.flush()
-        record(
-            session,
-            actor_id=actor_id,
-            action="scorecard_submitted",
-            entity="scorecard",
-            entity_id=card.id,
-            details={"interview_id": interview_id, "ratings": scores},
-        )
+        record(session, actor_id=actor_id, action="scorecard_submitted", entity="scorecard", entity_id=card.id,
+               details={"interview_id": interview_id, "ratings": scores})
     session.commit()
     return card

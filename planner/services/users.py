@@ -19,9 +19,8 @@ def normalise_email(email: str) -> str:
     return email.strip().lower()
 
 
-def create_user(
-    session: Session, *, email: str, name: str, password: str, roles: list[str] | tuple[str, ...], timezone: str = "UTC"
-) -> User:
+def create_user(session: Session, *, email: str, name: str, password: str, roles: list[str] | tuple[str, ...],
+                timezone: str = "UTC") -> User:
     """Create a login with the given roles and commit.
 
     :raise ValidationFailed: bad email, short password, unknown role, or the email is taken.

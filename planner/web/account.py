@@ -45,9 +45,8 @@ def preferences_save():
     preferences, password = _forms()
     if preferences.validate_on_submit():
         try:
-            users.update_preferences(
-                get_session(), current_user.id, name=preferences.name.data, timezone=preferences.timezone.data
-            )
+            users.update_preferences(get_session(), current_user.id, name=preferences.name.data,
+                                     timezone=preferences.timezone.data)
         except ValidationFailed as exc:
             preferences.timezone.errors.append(str(exc))
         else:
@@ -62,7 +61,8 @@ def password_save():
     preferences, password = _forms()
     if password.validate_on_submit():
         try:
-            users.change_password(get_session(), current_user.id, current=password.current.data, new=password.new.data)
+            users.change_password(get_session(), current_user.id, current=password.current.data,
+                                  new=password.new.data)
         except ValidationFailed as exc:
             password.current.errors.append(str(exc))
         else:

@@ -42,14 +42,8 @@ def load_user(user_id: str):
 
 class LoginForm(FlaskForm):
     # A shape check only: deliverability libraries refuse reserved domains such as the demo's .test.
-    email = EmailField(
-        "Email",
-        validators=[
-            DataRequired(),
-            Length(max=254),
-            Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address."),
-        ],
-    )
+    email = EmailField("Email", validators=[DataRequired(), Length(max=254),
+                                            Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address.")])
     password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
     remember = BooleanField("Keep me signed in")
 

@@ -16,7 +16,9 @@ _PRIVATE = {"Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex", "Re
 
 @bp.route("/<token>.ics", methods=["GET", "HEAD"])
 def feed_ics(token: str):
-    feed = feed_for_token(get_session(), token, settings=MailSettings.from_mapping(current_app.config), now=utcnow())
+    feed = feed_for_token(
+        get_session(), token, settings=MailSettings.from_mapping(current_app.config), now=utcnow()
+    )
     if feed is None:
         # An empty 404: no page, no hint whether such a token ever existed.
         return Response(b"", status=404, mimetype="text/plain")

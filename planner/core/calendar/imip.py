@@ -122,6 +122,8 @@ def build_imip_message(
         message.add_attachment(ics_bytes, maintype="application", subtype="ics", filename="invite.ics")
     _set_stable_boundaries(
         message,
-        b"\0".join([ics_bytes, recipient.email.encode(), subject.encode(), text_body.encode(), html_body.encode()]),
+        b"\0".join(
+            [ics_bytes, recipient.email.encode(), subject.encode(), text_body.encode(), html_body.encode()]
+        ),
     )
     return message

@@ -31,7 +31,9 @@ def itinerary_uid(interview_uid: str) -> str:
     return ITINERARY_UID_PREFIX + interview_uid
 
 
-def build_itinerary(events: Sequence[InterviewEvent], organizer: Organizer, calendar_name: str, now: datetime) -> bytes:
+def build_itinerary(
+    events: Sequence[InterviewEvent], organizer: Organizer, calendar_name: str, now: datetime
+) -> bytes:
     """METHOD:PUBLISH file with one candidate event per round, ordered by start time.
 
     Cancelled rounds that are passed in stay in the file with STATUS:CANCELLED, so a re-import
@@ -53,7 +55,9 @@ def build_itinerary(events: Sequence[InterviewEvent], organizer: Organizer, cale
     return calendar_bytes("PUBLISH", vevents, name=calendar_name)
 
 
-def build_candidate_request(event: InterviewEvent, organizer: Organizer, candidate: Person, now: datetime) -> bytes:
+def build_candidate_request(
+    event: InterviewEvent, organizer: Organizer, candidate: Person, now: datetime
+) -> bytes:
     """METHOD:REQUEST of one round for the candidate alone (invite or update).
 
     :raise CalendarInputError: the round is cancelled (use :func:`build_candidate_cancel`).
@@ -72,7 +76,9 @@ def build_candidate_request(event: InterviewEvent, organizer: Organizer, candida
     return calendar_bytes("REQUEST", [vevent])
 
 
-def build_candidate_cancel(event: InterviewEvent, organizer: Organizer, candidate: Person, now: datetime) -> bytes:
+def build_candidate_cancel(
+    event: InterviewEvent, organizer: Organizer, candidate: Person, now: datetime
+) -> bytes:
     """METHOD:CANCEL of one round for the candidate (``event.sequence`` already bumped).
 
     :raise CalendarInputError: the sequence is 0.

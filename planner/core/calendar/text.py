@@ -49,7 +49,10 @@ def _interviewer_headline(kind: str, event: InterviewEvent, as_trainee: bool) ->
         return f"The interview with {who} has changed. Please check the details below."
     if kind == "cancel":
         return f"The interview with {who} is cancelled. Your calendar will remove it."
-    return f"You have been taken off the interview with {who}. Someone else covers it; your calendar will remove it."
+    return (
+        f"You have been taken off the interview with {who}. "
+        "Someone else covers it; your calendar will remove it."
+    )
 
 
 def _candidate_headline(kind: str, event: InterviewEvent) -> str:
@@ -121,7 +124,8 @@ def _html_value(label: str, value: str) -> str:
 
 def _html_fields(pairs: list[tuple[str, str]]) -> str:
     rows = "".join(
-        f'<tr><th align="left">{escape(label)}</th><td>{_html_value(label, value)}</td></tr>' for label, value in pairs
+        f'<tr><th align="left">{escape(label)}</th><td>{_html_value(label, value)}</td></tr>'
+        for label, value in pairs
     )
     return f"<table>{rows}</table>"
 
@@ -158,7 +162,9 @@ def interviewer_html(
         if event.internal_notes:
             notes = escape(event.internal_notes).replace("\n", "<br>")
             sections.append(f"<p>Notes (internal):<br>{notes}</p>")
-    return _html_page(f"Hello {recipient.name},", _interviewer_headline(kind, event, as_trainee), sections, organizer)
+    return _html_page(
+        f"Hello {recipient.name},", _interviewer_headline(kind, event, as_trainee), sections, organizer
+    )
 
 
 def candidate_html(event: InterviewEvent, candidate: Person, kind: MessageKind, organizer: Organizer) -> str:

@@ -25,7 +25,11 @@ def uncovered_must_haves(coverage: Coverage) -> list[str]:
     Bench depth is deliberately not part of this check: missing people show up as an unschedulable
     round with a reason, while this constraint is about the plan itself.
     """
-    return [item.slug for item in coverage.competencies if item.priority == MUST_HAVE and item.status in (GAP, THIN)]
+    return [
+        item.slug
+        for item in coverage.competencies
+        if item.priority == MUST_HAVE and item.status in (GAP, THIN)
+    ]
 
 
 def check_schedulable(coverage: Coverage, override_reason: str | None = None) -> list[str]:

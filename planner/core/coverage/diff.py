@@ -53,7 +53,9 @@ def diff_plans(
     new_keys = {item.key for item in new_rounds}
 
     changes = [
-        Change("removed", item.key, f"Round '{item.name}' removed") for item in old_rounds if item.key not in new_keys
+        Change("removed", item.key, f"Round '{item.name}' removed")
+        for item in old_rounds
+        if item.key not in new_keys
     ]
     for item in new_rounds:
         before = old_by_key.get(item.key)
@@ -93,19 +95,14 @@ def _round_changes(old: RoundPlan, new: RoundPlan, label: dict[str, str]) -> lis
     added = [q for q in new.focus_questions if q not in old.focus_questions]
     dropped = [q for q in old.focus_questions if q not in new.focus_questions]
     if added or dropped:
-        add(
-            "questions",
-            f"{title} focus questions changed ({counted(len(added), 'added', 'added')}, "
-            f"{counted(len(dropped), 'removed', 'removed')})",
-        )
+        add("questions", f"{title} focus questions changed ({counted(len(added), 'added', 'added')}, "
+                         f"{counted(len(dropped), 'removed', 'removed')})")
     if old.seat_rules.min_outside_team != new.seat_rules.min_outside_team:
-        add(
-            "seat-rules",
-            f"{title} interviewers from outside the team "
-            f"{old.seat_rules.min_outside_team} -> {new.seat_rules.min_outside_team}",
-        )
+        add("seat-rules", f"{title} interviewers from outside the team "
+                          f"{old.seat_rules.min_outside_team} -> {new.seat_rules.min_outside_team}")
     if old.seat_rules.max_trainees != new.seat_rules.max_trainees:
-        add("seat-rules", f"{title} trainee seats {old.seat_rules.max_trainees} -> {new.seat_rules.max_trainees}")
+        add("seat-rules", f"{title} trainee seats {old.seat_rules.max_trainees} -> "
+                          f"{new.seat_rules.max_trainees}")
     return changes
 
 
@@ -121,7 +118,8 @@ def _moves(old_rounds: Sequence[RoundPlan], new_rounds: Sequence[RoundPlan]) -> 
     stayed = _longest_common_subsequence(old_order, new_order)
     old_position = {item.key: index + 1 for index, item in enumerate(old_rounds)}
     return [
-        Change("moved", item.key, f"Round '{item.name}' moved from position {old_position[item.key]} to {index + 1}")
+        Change("moved", item.key,
+               f"Round '{item.name}' moved from position {old_position[item.key]} to {index + 1}")
         for index, item in enumerate(new_rounds)
         if item.key in kept and item.key not in stayed
     ]
@@ -131,9 +129,8 @@ def _longest_common_subsequence(first: list[str], second: list[str]) -> set[str]
     lengths = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
     for i in range(len(first) - 1, -1, -1):
         for j in range(len(second) - 1, -1, -1):
-            lengths[i][j] = (
-                lengths[i + 1][j + 1] + 1 if first[i] == second[j] else max(lengths[i + 1][j], lengths[i][j + 1])
-            )
+            lengths[i][j] = (lengths[i + 1][j + 1] + 1 if first[i] == second[j]
+                             else max(lengths[i + 1][j], lengths[i][j + 1]))
     common: set[str] = set()
     i = j = 0
     while i < len(first) and j < len(second):

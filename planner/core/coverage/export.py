@@ -18,19 +18,17 @@ def matrix_rows(coverage: Coverage) -> list[list[str]]:
     header = [*FIXED_HEADER, *(item.name for item in coverage.rounds)]
     rows = [header]
     for item in coverage.competencies:
-        rows.append(
-            [
-                item.name,
-                item.slug,
-                item.priority,
-                str(item.required),
-                str(item.count),
-                item.status,
-                "" if item.bench_qualified is None else str(item.bench_qualified),
-                "" if item.bench_in_training is None else str(item.bench_in_training),
-                *(cell or "" for cell in item.cells),
-            ]
-        )
+        rows.append([
+            item.name,
+            item.slug,
+            item.priority,
+            str(item.required),
+            str(item.count),
+            item.status,
+            "" if item.bench_qualified is None else str(item.bench_qualified),
+            "" if item.bench_in_training is None else str(item.bench_in_training),
+            *(cell or "" for cell in item.cells),
+        ])
     return rows
 
 

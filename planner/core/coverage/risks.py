@@ -34,17 +34,13 @@ def status_issue(req: CompetencyReq, status: str, assessing: Sequence[RoundPlan]
         message = f"{req.name} is not assessed by any round; {_required_clause(req.required)}."
         return Issue(shortfall_severity, GAP, message, competency=req.slug)
     if status == THIN:
-        message = (
-            f"{req.name} is assessed by {counted(count, 'round')} ({_quoted_names(assessing)}); "
-            f"{_required_clause(req.required)}."
-        )
+        message = (f"{req.name} is assessed by {counted(count, 'round')} ({_quoted_names(assessing)}); "
+                   f"{_required_clause(req.required)}.")
         return Issue(shortfall_severity, THIN, message, competency=req.slug)
     if status == OVER:
         spare = count - req.required
-        message = (
-            f"{req.name} is assessed by {counted(count, 'round')}; {_required_clause(req.required)}, "
-            f"so {number_word(spare)} could assess other competencies instead."
-        )
+        message = (f"{req.name} is assessed by {counted(count, 'round')}; {_required_clause(req.required)}, "
+                   f"so {number_word(spare)} could assess other competencies instead.")
         return Issue(NOTICE, OVER, message, competency=req.slug)
     return None
 
@@ -62,17 +58,13 @@ def bench_issues(req: CompetencyReq, assessing: Sequence[RoundPlan], bench: Benc
         message = f"No interviewer is qualified in {req.name}{training}, so no round can assess it yet."
         return [Issue(severity, "no-bench", message, competency=req.slug)]
     if bench.qualified < needed:
-        message = (
-            f"Only {counted(bench.qualified, 'interviewer')} {_is_are(bench.qualified)} qualified in "
-            f"{req.name}{training}; its {counted(needed, 'round')} need {number_word(needed)} "
-            f"different people."
-        )
+        message = (f"Only {counted(bench.qualified, 'interviewer')} {_is_are(bench.qualified)} qualified in "
+                   f"{req.name}{training}; its {counted(needed, 'round')} need {number_word(needed)} "
+                   f"different people.")
         return [Issue(severity, "thin-bench", message, competency=req.slug)]
     if bench.qualified == needed:
-        message = (
-            f"Only {counted(bench.qualified, 'interviewer')} {_is_are(bench.qualified)} qualified in "
-            f"{req.name}{training}, no more than its rounds need; a decline leaves no substitute."
-        )
+        message = (f"Only {counted(bench.qualified, 'interviewer')} {_is_are(bench.qualified)} qualified in "
+                   f"{req.name}{training}, no more than its rounds need; a decline leaves no substitute.")
         return [Issue(NOTICE, "shallow-bench", message, competency=req.slug)]
     return []
 
@@ -85,9 +77,8 @@ def focus_issue(req: CompetencyReq, assessing: Sequence[RoundPlan]) -> Issue | N
     """Warn when every round assessing the competency gives it only secondary focus."""
     if not assessing or any(item.focus_of(req.slug) == "primary" for item in assessing):
         return None
-    message = (
-        f"{req.name} is only a secondary focus ({_quoted_names(assessing)}); make it primary in at least one round."
-    )
+    message = (f"{req.name} is only a secondary focus ({_quoted_names(assessing)}); "
+               f"make it primary in at least one round.")
     return Issue(WARNING, "secondary-only", message, competency=req.slug)
 
 
@@ -103,39 +94,24 @@ def round_issues(plan: RoundPlan, known_slugs: set[str]) -> list[Issue]:
         add(WARNING, "empty-round", f"{label} assesses no competency.")
     for item in plan.competencies:
         if item.slug not in known_slugs:
-            add(
-                WARNING,
-                "unknown-competency",
-                f"{label} assesses '{item.slug}', which is not one of the posting's competencies.",
-            )
+            add(WARNING, "unknown-competency",
+                f"{label} assesses '{item.slug}', which is not one of the posting's competencies.")
     primaries = len(plan.primary_slugs)
     if primaries > MAX_PRIMARY_PER_ROUND:
-        add(
-            WARNING,
-            "overloaded-round",
+        add(WARNING, "overloaded-round",
             f"{label} has {counted(primaries, 'primary competency', 'primary competencies')}; "
-            f"keep it to {number_word(MAX_PRIMARY_PER_ROUND)} or fewer.",
-        )
+            f"keep it to {number_word(MAX_PRIMARY_PER_ROUND)} or fewer.")
     if primaries and plan.minutes / primaries < MIN_MINUTES_PER_PRIMARY:
         share = minutes_text(plan.minutes / primaries)
-        target = (
-            "its primary competency"
-            if primaries == 1
-            else f"each of its {counted(primaries, 'primary competency', 'primary competencies')}"
-        )
-        add(
-            WARNING,
-            "short-round",
-            f"{label} gives {share} minutes to {target}; allow at least {MIN_MINUTES_PER_PRIMARY}.",
-        )
+        target = ("its primary competency" if primaries == 1
+                  else f"each of its {counted(primaries, 'primary competency', 'primary competencies')}")
+        add(WARNING, "short-round",
+            f"{label} gives {share} minutes to {target}; allow at least {MIN_MINUTES_PER_PRIMARY}.")
     if plan.competencies and not primaries:
         add(NOTICE, "no-primary", f"{label} has no primary competency, so interviewers lack a main focus.")
     outside = plan.seat_rules.min_outside_team
     if outside > plan.interviewers:
-        add(
-            WARNING,
-            "seat-rules",
+        add(WARNING, "seat-rules",
             f"{label} asks for {counted(outside, 'interviewer')} from outside the team "
-            f"but has {counted(plan.interviewers, 'seat')}.",
-        )
+            f"but has {counted(plan.interviewers, 'seat')}.")
     return issues

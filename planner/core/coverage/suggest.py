@@ -109,8 +109,7 @@ def suggest_plan(
     if not drafts:
         # Only nice-to-haves, none of which fits (or is staffable): an empty plan would look like success.
         raise ValidationFailed(
-            f"A budget of {budget_minutes} minutes cannot fit any competency at its required coverage."
-        )
+            f"A budget of {budget_minutes} minutes cannot fit any competency at its required coverage.")
     return _finish(drafts, budget_minutes)
 
 
@@ -181,18 +180,16 @@ def _finish(drafts: list[_Draft], budget: int) -> list[RoundPlan]:
     for (kind, draft), length in zip(kinded, minutes, strict=True):
         kind_counts[kind] = kind_counts.get(kind, 0) + 1
         name = _unique(_round_name(kind, draft, kind_counts[kind] - 1), used_names)
-        rounds.append(
-            RoundPlan(
-                key=f"{kind}-{kind_counts[kind]}",
-                name=name,
-                kind=kind,
-                minutes=length,
-                interviewers=1,
-                competencies=tuple(RoundCompetency(req.slug, "primary") for req in draft.members),
-                # A bar raiser is there to hold the bar from outside the hiring team.
-                seat_rules=SeatRules(min_outside_team=1) if kind == "bar-raiser" else SeatRules(),
-            )
-        )
+        rounds.append(RoundPlan(
+            key=f"{kind}-{kind_counts[kind]}",
+            name=name,
+            kind=kind,
+            minutes=length,
+            interviewers=1,
+            competencies=tuple(RoundCompetency(req.slug, "primary") for req in draft.members),
+            # A bar raiser is there to hold the bar from outside the hiring team.
+            seat_rules=SeatRules(min_outside_team=1) if kind == "bar-raiser" else SeatRules(),
+        ))
     return rounds
 
 
@@ -201,13 +198,8 @@ def _dominant_category(draft: _Draft) -> str:
     return max(CATEGORY_PRECEDENCE, key=lambda c: (categories.count(c), -CATEGORY_PRECEDENCE.index(c)))
 
 
-KIND_LABELS = {
-    "technical": "Technical deep-dive",
-    "design": "Design problem-solving",
-    "behavioural": "Behavioural interview",
-    "hiring-manager": "Hiring manager",
-    "bar-raiser": "Bar raiser",
-}
+KIND_LABELS = {"technical": "Technical deep-dive", "design": "Design problem-solving",
+               "behavioural": "Behavioural interview", "hiring-manager": "Hiring manager", "bar-raiser": "Bar raiser"}
 
 
 def _round_name(kind: str, draft: _Draft, turn: int) -> str:

@@ -48,21 +48,17 @@ class CompetencyReq:
     def __post_init__(self) -> None:
         _require(bool(self.slug.strip()), "A competency needs a slug.")
         _require(bool(self.name.strip()), f"Competency '{self.slug}' needs a name.")
-        _require(
-            self.category in CATEGORIES,
-            f"Competency '{self.slug}' has category '{self.category}'; use one of {', '.join(CATEGORIES)}.",
-        )
-        _require(
-            self.priority in PRIORITIES,
-            f"Competency '{self.slug}' has priority '{self.priority}'; use one of {', '.join(PRIORITIES)}.",
-        )
+        _require(self.category in CATEGORIES,
+                 f"Competency '{self.slug}' has category '{self.category}'; "
+                 f"use one of {', '.join(CATEGORIES)}.")
+        _require(self.priority in PRIORITIES,
+                 f"Competency '{self.slug}' has priority '{self.priority}'; "
+                 f"use one of {', '.join(PRIORITIES)}.")
         if self.required is None:
             # Frozen, so the resolved default is written once here rather than computed on every read.
             object.__setattr__(self, "required", DEFAULT_REQUIRED[self.priority])
-        _require(
-            isinstance(self.required, int) and self.required >= 1,
-            f"Competency '{self.slug}' must require at least one round.",
-        )
+        _require(isinstance(self.required, int) and self.required >= 1,
+                 f"Competency '{self.slug}' must require at least one round.")
 
     @property
     def is_must_have(self) -> bool:
@@ -79,7 +75,8 @@ class RoundCompetency:
 
     def __post_init__(self) -> None:
         _require(bool(self.slug.strip()), "A round competency needs a slug.")
-        _require(self.focus in FOCUSES, f"Focus '{self.focus}' on '{self.slug}' is not one of {', '.join(FOCUSES)}.")
+        _require(self.focus in FOCUSES,
+                 f"Focus '{self.focus}' on '{self.slug}' is not one of {', '.join(FOCUSES)}.")
 
 
 @dataclass(frozen=True)
@@ -114,16 +111,12 @@ class RoundPlan:
         label = self.name or self.key
         _require(bool(self.key.strip()), "A round needs a key.")
         _require(bool(self.name.strip()), f"Round '{self.key}' needs a name.")
-        _require(
-            self.kind in ROUND_KINDS, f"Round '{label}' has kind '{self.kind}'; use one of {', '.join(ROUND_KINDS)}."
-        )
-        _require(
-            isinstance(self.minutes, int) and self.minutes > 0, f"Round '{label}' needs a positive duration in minutes."
-        )
-        _require(
-            isinstance(self.interviewers, int) and self.interviewers >= 1,
-            f"Round '{label}' needs at least one interviewer.",
-        )
+        _require(self.kind in ROUND_KINDS,
+                 f"Round '{label}' has kind '{self.kind}'; use one of {', '.join(ROUND_KINDS)}.")
+        _require(isinstance(self.minutes, int) and self.minutes > 0,
+                 f"Round '{label}' needs a positive duration in minutes.")
+        _require(isinstance(self.interviewers, int) and self.interviewers >= 1,
+                 f"Round '{label}' needs at least one interviewer.")
         slugs = [item.slug for item in self.competencies]
         duplicates = sorted({slug for slug in slugs if slugs.count(slug) > 1})
         _require(not duplicates, f"Round '{label}' lists {', '.join(duplicates)} more than once.")
@@ -164,9 +157,8 @@ def build_bench(skill_sets: Iterable[Mapping[str, str]]) -> dict[str, BenchEntry
     training: dict[str, int] = {}
     for skills in skill_sets:
         for slug, level in skills.items():
-            _require(
-                level in TRAINING_LEVELS, f"Level '{level}' for '{slug}' is not one of {', '.join(TRAINING_LEVELS)}."
-            )
+            _require(level in TRAINING_LEVELS,
+                     f"Level '{level}' for '{slug}' is not one of {', '.join(TRAINING_LEVELS)}.")
             counter = qualified if level == QUALIFIED else training
             counter[slug] = counter.get(slug, 0) + 1
     return {

@@ -56,7 +56,8 @@ class Finding:
                     "start": item.start,
                     "end": item.end,
                     "spans": [
-                        {"phrase": s.phrase, "start": s.start, "end": s.end, "strong": s.strong} for s in item.spans
+                        {"phrase": s.phrase, "start": s.start, "end": s.end, "strong": s.strong}
+                        for s in item.spans
                     ],
                 }
                 for item in self.evidence

@@ -59,7 +59,9 @@ class PhraseIndex:
 
 def _phrases_with_strength(competency: CompetencyDef) -> list[tuple[str, bool]]:
     """The competency's phrases, each flagged strong (can justify alone) or supporting."""
-    return [(p, True) for p in competency.strong_phrases] + [(p, False) for p in competency.supporting_phrases]
+    return [(p, True) for p in competency.strong_phrases] + [
+        (p, False) for p in competency.supporting_phrases
+    ]
 
 
 def _compile(slug: str, phrase: str, strong: bool) -> list[_Pattern]:

@@ -132,7 +132,9 @@ def _trimmed(text: str, start: int, end: int, section: Section | None) -> list[S
             start += 1
     pieces.append((start, end))
     return [
-        Sentence(text[s:e], s, e, section, bullet) for s, e in pieces if e > s and any(ch.isalnum() for ch in text[s:e])
+        Sentence(text[s:e], s, e, section, bullet)
+        for s, e in pieces
+        if e > s and any(ch.isalnum() for ch in text[s:e])
     ]
 
 

@@ -77,11 +77,15 @@ def _read_calendars(data: bytes) -> list[Component]:
             f"{MAX_UPLOAD_BYTES // 1_048_576} MB, so export a shorter date range."
         )
     if b"\x00" in data:
-        raise CalendarImportError("The file is binary, not an .ics calendar (a text file starting BEGIN:VCALENDAR).")
+        raise CalendarImportError(
+            "The file is binary, not an .ics calendar (a text file starting BEGIN:VCALENDAR)."
+        )
     try:
         text = bytes(data).decode("utf-8-sig")  # Outlook may start the file with a byte-order mark
     except UnicodeDecodeError:
-        raise CalendarImportError("The file is not UTF-8 text, so it is not an .ics calendar export.") from None
+        raise CalendarImportError(
+            "The file is not UTF-8 text, so it is not an .ics calendar export."
+        ) from None
     if not text.strip():
         raise CalendarImportError("The calendar file is empty.")
     if not text.lstrip().upper().startswith("BEGIN:"):
@@ -89,7 +93,9 @@ def _read_calendars(data: bytes) -> list[Component]:
     try:
         components = icalendar.Calendar.from_ical(text, multiple=True)
     except ValueError as exc:
-        raise CalendarImportError(f"The calendar file is malformed and cannot be read ({_first_line(exc)}).") from None
+        raise CalendarImportError(
+            f"The calendar file is malformed and cannot be read ({_first_line(exc)})."
+        ) from None
     calendars = [c for c in components if c.name == "VCALENDAR"]
     if not calendars and "BEGIN:VCALENDAR" in text.upper():
         raise CalendarImportError("The calendar file is cut short: BEGIN:VCALENDAR has no END:VCALENDAR.")
@@ -123,7 +129,11 @@ def _check_calendar(calendar: Component, zone: tzinfo) -> None:
         if component.name not in ("VEVENT", "VTIMEZONE", "STANDARD", "DAYLIGHT"):
             continue  # errors in to-dos, alarms or journals do not affect busy time
         for prop, message in component.errors:
-            where = _describe(component) if component.name == "VEVENT" else f"the time zone block {component.name}"
+            where = (
+                _describe(component)
+                if component.name == "VEVENT"
+                else f"the time zone block {component.name}"
+            )
             raise CalendarImportError(f"The {prop} of {where} is malformed: {message}.")
         if component.name == "VEVENT":
             if component.get("DTSTART") is None:
@@ -145,7 +155,9 @@ def _check_span(event: Component, zone: tzinfo) -> None:
             raise CalendarImportError(f"{_sentence_start(event)} ends before it starts.")
     duration = event.get("DURATION")
     if duration is not None and isinstance(duration.dt, timedelta) and duration.dt < timedelta(0):
-        raise CalendarImportError(f"{_sentence_start(event)} has a negative duration, so it ends before it starts.")
+        raise CalendarImportError(
+            f"{_sentence_start(event)} has a negative duration, so it ends before it starts."
+        )
 
 
 def _check_zones(event: Component) -> None:
@@ -214,7 +226,9 @@ def _expand(calendar: Component, start: datetime, end: datetime) -> Iterator[Com
             yield from query.between(chunk_start, chunk_end)
             chunk_start = chunk_end
     except recurring_ical_events.PeriodEndBeforeStart as exc:
-        raise CalendarImportError(f"An event in the calendar ends before it starts ({_first_line(exc)}).") from None
+        raise CalendarImportError(
+            f"An event in the calendar ends before it starts ({_first_line(exc)})."
+        ) from None
     except (recurring_ical_events.InvalidCalendar, recurring_ical_events.BadRuleStringFormat) as exc:
         raise CalendarImportError(f"A repeating event cannot be expanded ({_first_line(exc)}).") from None
     except (ValueError, TypeError, OverflowError) as exc:

@@ -86,7 +86,9 @@ class WorkingHours:
                 "overnight hours are not supported."
             )
         if not self.days or not self.days <= frozenset(range(7)):
-            raise InvalidWorkingHours("Working days must be at least one of mon, tue, wed, thu, fri, sat, sun.")
+            raise InvalidWorkingHours(
+                "Working days must be at least one of mon, tue, wed, thu, fri, sat, sun."
+            )
 
     @property
     def start(self) -> str:
@@ -130,7 +132,9 @@ def parse_working_hours(start: str, end: str, days: Iterable[str] | None = None)
         if key not in WEEKDAY_NAMES:
             raise InvalidWorkingHours(f"'{name}' is not a day; use mon, tue, wed, thu, fri, sat or sun.")
         day_numbers.add(WEEKDAY_NAMES.index(key))
-    return WorkingHours(parse_hhmm(start, allow_24=False), parse_hhmm(end, allow_24=True), frozenset(day_numbers))
+    return WorkingHours(
+        parse_hhmm(start, allow_24=False), parse_hhmm(end, allow_24=True), frozenset(day_numbers)
+    )
 
 
 def working_intervals_utc(

@@ -20,7 +20,9 @@ class NaiveDatetime(ValidationFailed):
 def require_utc(value: datetime, what: str) -> datetime:
     """Return ``value`` converted to UTC; naive datetimes are refused because their instant is unknown."""
     if value.tzinfo is None or value.utcoffset() is None:
-        raise NaiveDatetime(f"The {what} ({value.isoformat()}) has no time zone; give it with an offset or in UTC.")
+        raise NaiveDatetime(
+            f"The {what} ({value.isoformat()}) has no time zone; give it with an offset or in UTC."
+        )
     return value.astimezone(UTC)
 
 
@@ -60,7 +62,9 @@ def merge_intervals(intervals: Iterable[BusyInterval]) -> list[BusyInterval]:
             summaries = [s for s in last.summary.split("; ") if s]
             if interval.summary and interval.summary not in summaries:
                 summaries.append(interval.summary)
-            merged[-1] = BusyInterval(last.start_utc, max(last.end_utc, interval.end_utc), "; ".join(summaries))
+            merged[-1] = BusyInterval(
+                last.start_utc, max(last.end_utc, interval.end_utc), "; ".join(summaries)
+            )
         else:
             merged.append(interval)
     return merged

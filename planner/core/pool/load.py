@@ -102,7 +102,9 @@ def validate_caps(max_per_day: object, max_per_week: object) -> tuple[int, int]:
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidCaps(f"The {label} interview cap must be a whole number, not {value!r}.")
         if value < 0:
-            raise InvalidCaps(f"The {label} interview cap cannot be below zero (got {value}); use 0 for none.")
+            raise InvalidCaps(
+                f"The {label} interview cap cannot be below zero (got {value}); use 0 for none."
+            )
     if max_per_day > max_per_week:  # type: ignore[operator]
         raise InvalidCaps(
             f"The daily cap ({max_per_day}) is larger than the weekly cap ({max_per_week}); "

@@ -123,7 +123,9 @@ def training_progress(
     if ready:
         sentence = f"Ready to move up to {upcoming}: {_plural(done, _NOUN[current])} completed."
     else:
-        sentence = f"{done} of {_plural(needed, _NOUN[current])} completed; {needed - done} more before {upcoming}."
+        sentence = (
+            f"{done} of {_plural(needed, _NOUN[current])} completed; {needed - done} more before {upcoming}."
+        )
     return Progress(current, upcoming, done, needed, ready, sentence)
 
 

@@ -31,6 +31,8 @@ class ImportResult:
     horizon_end: datetime
 
 
+
+
 def local_to_utc(local: datetime, tz: str) -> datetime:
     """A wall-clock time in zone ``tz`` as an aware UTC instant.
 
@@ -152,7 +154,9 @@ def import_busy_ics(
         or 0
     )
     session.add_all(
-        BusyBlock(interviewer_id=person.id, start=i.start_utc, end=i.end_utc, summary=i.summary[:200], source=source)
+        BusyBlock(
+            interviewer_id=person.id, start=i.start_utc, end=i.end_utc, summary=i.summary[:200], source=source
+        )
         for i in intervals
     )
     record(

@@ -37,6 +37,8 @@ class InterviewerInput:
     user_id: int | None = None
 
 
+
+
 def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None) -> dict:
     """Check every field through core and the database; return column values or raise FieldError."""
     name = " ".join((data.name or "").split())
@@ -46,7 +48,9 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
     if not EMAIL_RE.match(email):
         raise FieldError("email", f"'{data.email}' is not an email address.")
     taken = session.scalar(
-        select(Interviewer.id).where(func.lower(Interviewer.email) == email, Interviewer.id != (interviewer_id or -1))
+        select(Interviewer.id).where(
+            func.lower(Interviewer.email) == email, Interviewer.id != (interviewer_id or -1)
+        )
     )
     if taken is not None:
         raise FieldError("email", f"Another interviewer already uses {email}.")
@@ -67,7 +71,9 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
     try:
         hours = parse_working_hours(data.work_start, data.work_end, list(data.work_days))
     except ValidationFailed as exc:
-        raise FieldError("work_end" if str(exc).startswith("Working hours") else "work_days", str(exc)) from None
+        raise FieldError(
+            "work_end" if str(exc).startswith("Working hours") else "work_days", str(exc)
+        ) from None
     try:
         per_day, per_week = validate_caps(data.max_per_day, data.max_per_week)
     except ValidationFailed as exc:
@@ -77,9 +83,13 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
     if user_id is not None:
         user = session.get(User, user_id)
         if user is None or not user.has_role("interviewer"):
-            raise FieldError("user_id", "The linked login must be an existing user with the interviewer role.")
+            raise FieldError(
+                "user_id", "The linked login must be an existing user with the interviewer role."
+            )
         other = session.scalar(
-            select(Interviewer.name).where(Interviewer.user_id == user_id, Interviewer.id != (interviewer_id or -1))
+            select(Interviewer.name).where(
+                Interviewer.user_id == user_id, Interviewer.id != (interviewer_id or -1)
+            )
         )
         if other is not None:
             raise FieldError("user_id", f"The login {user.email} is already linked to {other}.")
@@ -95,6 +105,8 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
         "max_per_week": per_week,
         "user_id": user_id,
     }
+
+
 
 
 def create_interviewer(session: Session, data: InterviewerInput, *, actor_id: int | None) -> Interviewer:

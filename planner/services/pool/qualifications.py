@@ -46,8 +46,12 @@ def set_qualification(
     )
     if qualification is None:
         if competency.retired_at is not None:
-            raise ValidationFailed(f"'{competency.name}' is retired from the library; pick a current competency.")
-        qualification = Qualification(interviewer_id=person.id, competency_id=competency.id, level=new_level, since=now)
+            raise ValidationFailed(
+                f"'{competency.name}' is retired from the library; pick a current competency."
+            )
+        qualification = Qualification(
+            interviewer_id=person.id, competency_id=competency.id, level=new_level, since=now
+        )
         session.add(qualification)
         record(
             session,
@@ -72,7 +76,9 @@ def set_qualification(
     return qualification
 
 
-def remove_qualification(session: Session, interviewer_id: int, competency_id: int, *, actor_id: int | None) -> None:
+def remove_qualification(
+    session: Session, interviewer_id: int, competency_id: int, *, actor_id: int | None
+) -> None:
     """Remove a qualification (audited) and commit.
 
     :raise NotFound: the interviewer does not hold this competency.

@@ -63,17 +63,9 @@ def interview_replace(interview_id: int):
                 joining = int(choice) if choice.isdigit() else None
                 if choice not in ("plan", "drop") and joining is None:
                     raise PlannerError("Pick who takes the seat.")
-                replacements.replace_interviewer(
-                    session,
-                    interview_id,
-                    leaving,
-                    joining_id=joining,
-                    plan=plan,
-                    reason=form.reason.data,
-                    actor_id=current_user.id,
-                    now=utcnow(),
-                    settings=_settings(),
-                )
+                replacements.replace_interviewer(session, interview_id, leaving, joining_id=joining, plan=plan,
+                                                 reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
+                                                 settings=_settings())
             except BadSignature:
                 flash("That new plan had expired; here is a fresh one.", "error")
             except Conflict as exc:
@@ -83,7 +75,8 @@ def interview_replace(interview_id: int):
             except PlannerError as exc:
                 flash(str(exc), "error")
             else:
-                flash("Panel changed; the person taken off gets a cancellation and the panel the update.", "success")
+                flash("Panel changed; the person taken off gets a cancellation and the panel the update.",
+                      "success")
                 return redirect(_back(interview))
         session.rollback()
     try:
@@ -93,19 +86,12 @@ def interview_replace(interview_id: int):
         return redirect(_back(interview))
     token = ""
     if options.new_plan:
-        token = _signer().dumps(
-            {"interview": interview_id, "leaving": leaving, "plan": [c.as_dict() for c in options.new_plan]}
-        )
+        token = _signer().dumps({"interview": interview_id, "leaving": leaving,
+                                 "plan": [c.as_dict() for c in options.new_plan]})
     form.plan.data = token
     status = 400 if request.method == "POST" else 200
-    return render_template(
-        "coordinator/loops/replace.html",
-        o=options,
-        interview=options.interview,
-        loop=options.interview.loop,
-        form=form,
-        leaving=leaving,
-    ), status
+    return render_template("coordinator/loops/replace.html", o=options, interview=options.interview,
+                           loop=options.interview.loop, form=form, leaving=leaving), status
 
 
 @bp.route("/interviews/<int:interview_id>/reschedule", methods=["GET", "POST"])
@@ -121,24 +107,17 @@ def interview_reschedule(interview_id: int):
     form.start.choices = [SelectChoice(s.isoformat(), s.isoformat()) for s in starts]
     if form.validate_on_submit():
         try:
-            changes.reschedule_interview(
-                session,
-                interview_id,
-                datetime.fromisoformat(form.start.data),
-                reason=form.reason.data,
-                actor_id=current_user.id,
-                now=utcnow(),
-                settings=_settings(),
-            )
+            changes.reschedule_interview(session, interview_id, datetime.fromisoformat(form.start.data),
+                                         reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
+                                         settings=_settings())
         except PlannerError as exc:
             flash(str(exc), "error")
             return redirect(url_for("coordinator.interview_reschedule", interview_id=interview_id))
         flash(f"'{interview.round_name}' moved; the panel and the candidate get the update.", "success")
         return redirect(_back(interview))
     status = 400 if request.method == "POST" else 200
-    return render_template(
-        "coordinator/loops/reschedule.html", interview=interview, loop=interview.loop, starts=starts, form=form
-    ), status
+    return render_template("coordinator/loops/reschedule.html", interview=interview, loop=interview.loop,
+                           starts=starts, form=form), status
 
 
 @bp.route("/interviews/<int:interview_id>/cancel", methods=["POST"])
@@ -149,9 +128,8 @@ def interview_cancel(interview_id: int):
         flash("Say why the interview is cancelled.", "error")
         return redirect(_back(interview))
     try:
-        changes.cancel_interview(
-            get_session(), interview_id, form.reason.data, actor_id=current_user.id, now=utcnow(), settings=_settings()
-        )
+        changes.cancel_interview(get_session(), interview_id, form.reason.data, actor_id=current_user.id,
+                                 now=utcnow(), settings=_settings())
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
@@ -167,21 +145,16 @@ def interview_place(interview_id: int):
         form.location.data, form.video_url.data = interview.location, interview.video_url
     elif form.validate_on_submit():
         try:
-            count = changes.update_place(
-                get_session(),
-                interview_id,
-                location=form.location.data,
-                video_url=form.video_url.data,
-                whole_loop=form.scope.data == "loop",
-                reason=form.reason.data,
-                actor_id=current_user.id,
-                now=utcnow(),
-                settings=_settings(),
-            )
+            count = changes.update_place(get_session(), interview_id, location=form.location.data,
+                                         video_url=form.video_url.data, whole_loop=form.scope.data == "loop",
+                                         reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
+                                         settings=_settings())
         except PlannerError as exc:
             form.video_url.errors = [*form.video_url.errors, str(exc)]
         else:
-            flash(f"Place saved; {count} interview{'s' if count != 1 else ''} updated for everyone invited.", "success")
+            flash(f"Place saved; {count} interview{'s' if count != 1 else ''} updated for everyone invited.",
+                  "success")
             return redirect(_back(interview))
     status = 400 if request.method == "POST" else 200
-    return render_template("coordinator/loops/place.html", interview=interview, loop=interview.loop, form=form), status
+    return render_template("coordinator/loops/place.html", interview=interview, loop=interview.loop,
+                           form=form), status

@@ -32,7 +32,9 @@ def _fields(form: CompetencyForm) -> CompetencyFields:
 def competencies_list():
     search = request.args.get("q", "").strip()[:200]
     page = library_queries.list_library(get_session(), search=search)
-    return render_template("coordinator/competencies/list.html", page=page, search=search, action_form=EmptyForm())
+    return render_template(
+        "coordinator/competencies/list.html", page=page, search=search, action_form=EmptyForm()
+    )
 
 
 @bp.route("/competencies/new", methods=["GET", "POST"])
@@ -47,7 +49,8 @@ def competency_new():
             show_error(form, exc)
         else:
             flash(
-                f"{competency.name} added to the library; new postings and re-run suggestions will look for it.",
+                f"{competency.name} added to the library; "
+                "new postings and re-run suggestions will look for it.",
                 "success",
             )
             return redirect(url_for("coordinator.competencies_list", _anchor=f"c-{competency.id}"))
@@ -68,7 +71,9 @@ def competency_edit(competency_id: int):
         form.phrases.data = "\n".join(competency.phrases or ())
     if form.validate_on_submit():
         try:
-            library_services.update_competency(session, competency_id, _fields(form), actor_id=current_user.id)
+            library_services.update_competency(
+                session, competency_id, _fields(form), actor_id=current_user.id
+            )
         except PlannerError as exc:
             session.rollback()
             show_error(form, exc)
@@ -111,7 +116,9 @@ def competency_restore(competency_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
     try:
-        competency = library_services.restore_competency(get_session(), competency_id, actor_id=current_user.id)
+        competency = library_services.restore_competency(
+            get_session(), competency_id, actor_id=current_user.id
+        )
     except NotFound:
         abort(404)
     except PlannerError as exc:

@@ -13,41 +13,26 @@ REASON_HINT = "Kept in the audit trail."
 class ReplaceForm(FlaskForm):
     """The reason; which substitute (or the new plan, or dropping a trainee) comes from the pressed button."""
 
-    reason = StringField(
-        "Reason",
-        default="declined",
-        description=REASON_HINT,
-        validators=[DataRequired(message="Say why the interviewer is replaced."), Length(max=2000)],
-    )
+    reason = StringField("Reason", default="declined", description=REASON_HINT,
+                         validators=[DataRequired(message="Say why the interviewer is replaced."), Length(max=2000)])
     plan = HiddenField()
 
 
 class RescheduleForm(FlaskForm):
     start = SelectField("New start", validators=[DataRequired(message="Pick a new start from the list.")])
-    reason = StringField(
-        "Reason",
-        default="candidate moved",
-        description=REASON_HINT,
-        validators=[DataRequired(message="Say why the interview moves."), Length(max=2000)],
-    )
+    reason = StringField("Reason", default="candidate moved", description=REASON_HINT,
+                         validators=[DataRequired(message="Say why the interview moves."), Length(max=2000)])
 
 
 class CancelInterviewForm(FlaskForm):
-    reason = TextAreaField(
-        "Reason", validators=[DataRequired(message="Say why the interview is cancelled."), Length(max=2000)]
-    )
+    reason = TextAreaField("Reason", validators=[DataRequired(message="Say why the interview is cancelled."),
+                                                 Length(max=2000)])
 
 
 class PlaceForm(FlaskForm):
     location = StringField("Location", validators=[Optional(), Length(max=200)])
-    video_url = StringField(
-        "Video link",
-        validators=[Optional(), Length(max=500)],
-        description="https://… ; leave empty for an in-person interview.",
-    )
-    scope = RadioField(
-        "Apply to",
-        default="one",
-        choices=[SelectChoice("one", "This interview"), SelectChoice("loop", "Every upcoming interview of the loop")],
-    )
+    video_url = StringField("Video link", validators=[Optional(), Length(max=500)],
+                            description="https://… ; leave empty for an in-person interview.")
+    scope = RadioField("Apply to", default="one", choices=[
+        SelectChoice("one", "This interview"), SelectChoice("loop", "Every upcoming interview of the loop")])
     reason = StringField("Reason", validators=[Optional(), Length(max=2000)], description="Optional.")

@@ -15,7 +15,9 @@ CATEGORY_CHOICES = [
 
 
 class CompetencyForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired(message="Give the competency a name."), Length(max=120)])
+    name = StringField(
+        "Name", validators=[DataRequired(message="Give the competency a name."), Length(max=120)]
+    )
     slug = StringField(
         "Slug",
         validators=[Length(max=80)],

@@ -34,40 +34,29 @@ class WindowsForm(FlaskForm):
 
 class LoopForm(WindowsForm):
     posting_id = SelectField("Posting", coerce=int, validators=[DataRequired(message="Choose a posting.")])
-    candidate_name = StringField(
-        "Candidate name", validators=[DataRequired(message="Give the candidate's name."), Length(max=120)]
-    )
-    candidate_email = StringField(
-        "Candidate email", validators=[DataRequired(message="Give the candidate's email."), Length(max=254)]
-    )
-    candidate_timezone = StringField(
-        "Candidate time zone",
-        default="UTC",
-        validators=[DataRequired(), Length(max=64)],
-        description="IANA name, e.g. Europe/Berlin; windows are in this zone.",
-    )
-    hiring_team = StringField(
-        "Hiring team",
-        validators=[Length(max=120)],
-        description="Team slug for the 'outside the hiring team' seat rule; defaults to the posting's team.",
-    )
-    max_gap_minutes = IntegerField(
-        "Longest break between rounds (minutes)", default=60, validators=[Optional(), NumberRange(min=0, max=1440)]
-    )
+    candidate_name = StringField("Candidate name", validators=[
+        DataRequired(message="Give the candidate's name."), Length(max=120)])
+    candidate_email = StringField("Candidate email", validators=[
+        DataRequired(message="Give the candidate's email."), Length(max=254)])
+    candidate_timezone = StringField("Candidate time zone", default="UTC",
+                                     validators=[DataRequired(), Length(max=64)],
+                                     description="IANA name, e.g. Europe/Berlin; windows are in this zone.")
+    hiring_team = StringField("Hiring team", validators=[Length(max=120)],
+                              description="Team slug for the 'outside the hiring team' seat rule; "
+                                          "defaults to the posting's team.")
+    max_gap_minutes = IntegerField("Longest break between rounds (minutes)", default=60,
+                                   validators=[Optional(), NumberRange(min=0, max=1440)])
     video_url = StringField("Video link", validators=[Optional(), Length(max=500)])
     location = StringField("Location", validators=[Optional(), Length(max=200)])
 
 
 class ConfirmForm(FlaskForm):
     proposal = HiddenField()
-    override_reason = TextAreaField(
-        "Override reason",
-        validators=[Length(max=2000)],
-        description="Required when the plan leaves a must-have uncovered; it is kept in the audit trail.",
-    )
+    override_reason = TextAreaField("Override reason", validators=[Length(max=2000)],
+                                    description="Required when the plan leaves a must-have uncovered; "
+                                                "it is kept in the audit trail.")
 
 
 class CancelForm(FlaskForm):
-    reason = TextAreaField(
-        "Reason", validators=[DataRequired(message="Say why the loop is cancelled."), Length(max=2000)]
-    )
+    reason = TextAreaField("Reason", validators=[DataRequired(message="Say why the loop is cancelled."),
+                                                 Length(max=2000)])

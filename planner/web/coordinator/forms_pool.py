@@ -121,11 +121,15 @@ class BusyBlockForm(FlaskForm):
     end = DateTimeLocalField(
         "Ends", format="%Y-%m-%dT%H:%M", validators=[InputRequired(message="Enter an end date and time.")]
     )
-    summary = StringField("Note", validators=[Optional(), Length(max=200)], description="Optional, e.g. 'Offsite'.")
+    summary = StringField(
+        "Note", validators=[Optional(), Length(max=200)], description="Optional, e.g. 'Offsite'."
+    )
 
 
 class CalendarImportForm(FlaskForm):
-    calendar = FileField("Calendar file (.ics)", validators=[FileRequired(message="Choose an .ics file to import.")])
+    calendar = FileField(
+        "Calendar file (.ics)", validators=[FileRequired(message="Choose an .ics file to import.")]
+    )
     source_name = StringField(
         "Calendar name",
         validators=[Optional(), Length(max=150)],

@@ -17,7 +17,9 @@ PRIORITY_CHOICES = [SelectChoice("must-have", "Must-have"), SelectChoice("nice-t
 
 
 class PostingForm(FlaskForm):
-    title = StringField("Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)])
+    title = StringField(
+        "Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)]
+    )
     team = StringField("Team", validators=[Length(max=120)])
     location = StringField("Location", validators=[Length(max=200)])
     level = StringField("Level", validators=[Length(max=60)])
@@ -28,7 +30,9 @@ class PostingForm(FlaskForm):
         validators=[Length(max=200_000)],
         description="Paste the full job description. Competencies are suggested from it when you save.",
     )
-    upload = FileField("…or upload a file", description="A .txt or .md file in UTF-8; it replaces the text above.")
+    upload = FileField(
+        "…or upload a file", description="A .txt or .md file in UTF-8; it replaces the text above."
+    )
 
 
 class SelectionForm(FlaskForm):
@@ -36,7 +40,9 @@ class SelectionForm(FlaskForm):
 
     decision = HiddenField(validators=[InputRequired()])
     priority = SelectField("Priority", choices=PRIORITY_CHOICES)
-    required_coverage = IntegerField("Rounds", validators=[InputRequired(message="Enter a number of rounds.")])
+    required_coverage = IntegerField(
+        "Rounds", validators=[InputRequired(message="Enter a number of rounds.")]
+    )
 
 
 class AddCompetencyForm(FlaskForm):

@@ -73,14 +73,9 @@ def loops_list():
     status = status if status in loop_queries.STATUSES else ""
     posting_id = request.args.get("posting", type=int)
     rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id, status=status)
-    return render_template(
-        "coordinator/loops/list.html",
-        rows=rows,
-        status=status,
-        posting_id=posting_id,
-        counts=loop_queries.count_by_status(session, posting_id=posting_id),
-        postings=loop_queries.posting_choices(session),
-    )
+    return render_template("coordinator/loops/list.html", rows=rows, status=status, posting_id=posting_id,
+                           counts=loop_queries.count_by_status(session, posting_id=posting_id),
+                           postings=loop_queries.posting_choices(session))
 
 
 @bp.route("/postings/<int:posting_id>/loops")
@@ -88,12 +83,8 @@ def posting_loops(posting_id: int):
     session = get_session()
     posting = _posting(posting_id)
     rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id)
-    return render_template(
-        "coordinator/loops/posting.html",
-        posting=posting,
-        rows=rows,
-        counts=loop_queries.count_by_status(session, posting_id=posting_id),
-    )
+    return render_template("coordinator/loops/posting.html", posting=posting, rows=rows,
+                           counts=loop_queries.count_by_status(session, posting_id=posting_id))
 
 
 def _posting(posting_id: int):
@@ -125,16 +116,8 @@ def _render_batch(posting, proposals, form, status: int = 200):
     form.proposal.data = _batch_token(posting.id, scheduled)
     views = {p.loop_id: loop_queries.proposal_rounds(session, p.interviews, names) for p in proposals}
     uncovered = sorted({slug for p in proposals for slug in p.uncovered})
-    return render_template(
-        "coordinator/loops/batch.html",
-        posting=posting,
-        proposals=proposals,
-        loops=loops,
-        views=views,
-        form=form,
-        uncovered=uncovered,
-        scheduled=len(scheduled),
-    ), status
+    return render_template("coordinator/loops/batch.html", posting=posting, proposals=proposals, loops=loops,
+                           views=views, form=form, uncovered=uncovered, scheduled=len(scheduled)), status
 
 
 @bp.route("/postings/<int:posting_id>/loops/confirm", methods=["POST"])
@@ -150,14 +133,8 @@ def posting_loops_confirm(posting_id: int):
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
     proposals = {int(k): v for k, v in data["loops"].items()}
     try:
-        created = scheduling.confirm_many(
-            get_session(),
-            proposals,
-            actor_id=current_user.id,
-            now=utcnow(),
-            settings=_settings(),
-            override_reason=form.override_reason.data,
-        )
+        created = scheduling.confirm_many(get_session(), proposals, actor_id=current_user.id, now=utcnow(),
+                                          settings=_settings(), override_reason=form.override_reason.data)
     except UncoveredMustHave as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
@@ -165,10 +142,8 @@ def posting_loops_confirm(posting_id: int):
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
     loops, interviews = len(created), sum(len(v) for v in created.values())
-    flash(
-        f"Scheduled {loops} {'loop' if loops == 1 else 'loops'} ({interviews} interviews); invites are on their way.",
-        "success",
-    )
+    flash(f"Scheduled {loops} {'loop' if loops == 1 else 'loops'} ({interviews} interviews); "
+          "invites are on their way.", "success")
     return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
 
 
@@ -182,18 +157,12 @@ def loop_new():
     if form.validate_on_submit():
         try:
             data = LoopInput(
-                candidate_name=form.candidate_name.data,
-                candidate_email=form.candidate_email.data,
-                candidate_timezone=form.candidate_timezone.data,
-                windows=_windows(form),
-                hiring_team=form.hiring_team.data or "",
-                max_gap_minutes=form.max_gap_minutes.data,
-                location=form.location.data or "",
-                video_url=form.video_url.data or "",
-            )
-            loop = loop_services.create_loop(
-                session, form.posting_id.data, data, actor_id=current_user.id, now=utcnow()
-            )
+                candidate_name=form.candidate_name.data, candidate_email=form.candidate_email.data,
+                candidate_timezone=form.candidate_timezone.data, windows=_windows(form),
+                hiring_team=form.hiring_team.data or "", max_gap_minutes=form.max_gap_minutes.data,
+                location=form.location.data or "", video_url=form.video_url.data or "")
+            loop = loop_services.create_loop(session, form.posting_id.data, data, actor_id=current_user.id,
+                                             now=utcnow())
         except PlannerError as exc:
             flash(str(exc), "error")
         else:
@@ -214,14 +183,8 @@ def _detail(loop_id: int):
 def loop_view(loop_id: int):
     detail = _detail(loop_id)
     messages = loop_queries.loop_messages(get_session(), loop_id) if detail.loop.status.value != "draft" else []
-    return render_template(
-        "coordinator/loops/view.html",
-        d=detail,
-        loop=detail.loop,
-        cancel_form=CancelForm(),
-        messages=messages,
-        now=utcnow(),
-    )
+    return render_template("coordinator/loops/view.html", d=detail, loop=detail.loop,
+                           cancel_form=CancelForm(), messages=messages, now=utcnow())
 
 
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
@@ -232,7 +195,8 @@ def loop_windows(loop_id: int):
         _fill_windows(form, detail.loop)
     elif form.validate_on_submit():
         try:
-            loop_services.update_windows(get_session(), loop_id, _windows(form), actor_id=current_user.id, now=utcnow())
+            loop_services.update_windows(get_session(), loop_id, _windows(form), actor_id=current_user.id,
+                                         now=utcnow())
         except PlannerError as exc:
             flash(str(exc), "error")
         else:
@@ -259,9 +223,8 @@ def loop_cancel(loop_id: int):
         flash("Say why the loop is cancelled.", "error")
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
     try:
-        count = loop_services.cancel_loop(
-            get_session(), loop_id, form.reason.data, actor_id=current_user.id, now=utcnow(), settings=_settings()
-        )
+        count = loop_services.cancel_loop(get_session(), loop_id, form.reason.data, actor_id=current_user.id,
+                                          now=utcnow(), settings=_settings())
     except NotFound:
         abort(404)
     except PlannerError as exc:
@@ -303,21 +266,12 @@ def _render_proposal(detail, proposal, form, *, swap=None, moves=None, status: i
     names = {k: r["name"] for k, r in loop_rounds(session, detail.loop).rounds.items()}
     token = _token(detail.loop.id, proposal.interviews) if proposal.scheduled else ""
     form.proposal.data = token
-    issues = scheduling.check(session, detail.loop.id, proposal.interviews, now=utcnow()) if proposal.scheduled else []
+    issues = scheduling.check(session, detail.loop.id, proposal.interviews, now=utcnow()) \
+        if proposal.scheduled else []
     rounds = loop_queries.proposal_rounds(session, proposal.interviews, names)
-    return render_template(
-        "coordinator/loops/schedule.html",
-        d=detail,
-        loop=detail.loop,
-        proposal=proposal,
-        rounds=rounds,
-        token=token,
-        form=form,
-        swap=swap,
-        moves=moves,
-        issues=issues,
-        names=names,
-    ), status
+    return render_template("coordinator/loops/schedule.html", d=detail, loop=detail.loop, proposal=proposal,
+                           rounds=rounds, token=token, form=form, swap=swap, moves=moves, issues=issues,
+                           names=names), status
 
 
 @bp.route("/loops/<int:loop_id>/schedule/swap")
@@ -336,7 +290,8 @@ def loop_swap(loop_id: int):
         flash(str(exc), "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
     proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
-    swap = {"round": round_key, "leaving": leaving, "options": [(o, _token(loop_id, o.interviews)) for o in options]}
+    swap = {"round": round_key, "leaving": leaving,
+            "options": [(o, _token(loop_id, o.interviews)) for o in options]}
     return _render_proposal(detail, proposal, ConfirmForm(), swap=swap)
 
 
@@ -352,7 +307,8 @@ def loop_move(loop_id: int):
     start = request.args.get("start")
     try:
         if start:
-            moved = scheduling.move(session, loop_id, interviews, round_key, _parse_start(start), now=utcnow())
+            moved = scheduling.move(session, loop_id, interviews, round_key, _parse_start(start),
+                                    now=utcnow())
             flash("Round moved; every rule still holds.", "success")
             return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, moved)))
         options = scheduling.move_options(session, loop_id, interviews, round_key, now=utcnow())
@@ -383,15 +339,8 @@ def loop_confirm(loop_id: int):
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
     session = get_session()
     try:
-        created = scheduling.confirm(
-            session,
-            loop_id,
-            interviews,
-            actor_id=current_user.id,
-            now=utcnow(),
-            settings=_settings(),
-            override_reason=form.override_reason.data,
-        )
+        created = scheduling.confirm(session, loop_id, interviews, actor_id=current_user.id, now=utcnow(),
+                                     settings=_settings(), override_reason=form.override_reason.data)
     except UncoveredMustHave as exc:
         form.override_reason.errors = [str(exc)]
         session.rollback()
@@ -403,7 +352,8 @@ def loop_confirm(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
-    flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.", "success")
+    flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.",
+          "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 
 

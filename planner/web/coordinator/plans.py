@@ -35,30 +35,19 @@ def _editor(posting_id: int):
 
 def _round_input(form) -> plans.RoundInput:
     return plans.RoundInput(
-        name=form.name.data or "",
-        kind=form.kind.data,
-        minutes=form.minutes.data,
-        interviewers=form.interviewers.data,
-        competencies=form.chosen_competencies(),
-        focus_questions=form.questions(),
-        min_outside_team=form.min_outside_team.data,
-        max_trainees=int(form.max_trainees.data or 0),
-    )
+        name=form.name.data or "", kind=form.kind.data, minutes=form.minutes.data,
+        interviewers=form.interviewers.data, competencies=form.chosen_competencies(),
+        focus_questions=form.questions(), min_outside_team=form.min_outside_team.data,
+        max_trainees=int(form.max_trainees.data or 0))
 
 
 def _render_editor(editor, round_form=None, status: int = 200):
     round_form = round_form or round_form_class(editor.competencies)(formdata=None)
     return render_template(
-        "coordinator/plans/edit.html",
-        editor=editor,
-        view=editor.posting,
-        coverage=editor.posting.coverage,
-        round_form=round_form,
-        suggest_form=SuggestForm(formdata=None),
+        "coordinator/plans/edit.html", editor=editor, view=editor.posting, coverage=editor.posting.coverage,
+        round_form=round_form, suggest_form=SuggestForm(formdata=None),
         publish_form=PublishForm(formdata=None),
-        kind_labels=KIND_LABELS,
-        active_tab="plan",
-        posting_id=editor.posting.id,
+        kind_labels=KIND_LABELS, active_tab="plan", posting_id=editor.posting.id,
         posting=_posting(editor.posting.id),
     ), status
 
@@ -111,7 +100,8 @@ def round_edit(posting_id: int, round_id: int):
         form = form_class()
         if form.validate_on_submit():
             try:
-                plans.update_round(get_session(), posting_id, round_id, _round_input(form), actor_id=current_user.id)
+                plans.update_round(get_session(), posting_id, round_id, _round_input(form),
+                                   actor_id=current_user.id)
             except NotFound:
                 abort(404)
             except ValidationFailed as exc:
@@ -120,17 +110,9 @@ def round_edit(posting_id: int, round_id: int):
                 flash(f"Round '{form.name.data.strip()}' saved; coverage updated.", "success")
                 return redirect(url_for(".plan_edit", posting_id=posting_id) + f"#round-{round_id}")
         status = 400
-    return render_template(
-        "coordinator/plans/round_edit.html",
-        editor=editor,
-        view=editor.posting,
-        item=item,
-        form=form,
-        kind_labels=KIND_LABELS,
-        active_tab="plan",
-        posting_id=posting_id,
-        posting=_posting(posting_id),
-    ), status
+    return render_template("coordinator/plans/round_edit.html", editor=editor, view=editor.posting,
+                           item=item, form=form, kind_labels=KIND_LABELS, active_tab="plan",
+                           posting_id=posting_id, posting=_posting(posting_id)), status
 
 
 @bp.route("/postings/<int:posting_id>/plan/rounds/<int:round_id>/move", methods=["POST"])
@@ -168,20 +150,12 @@ def plan_suggest(posting_id: int):
             suggestion = coverage_queries.get_suggestion(get_session(), posting_id, form.budget.data)
         except PlannerError as exc:
             error = str(exc)
-    apply_form = ApplySuggestionForm(formdata=None, budget=form.budget.data, replace="yes" if editor.rounds else "")
-    return render_template(
-        "coordinator/plans/suggest.html",
-        editor=editor,
-        view=editor.posting,
-        form=form,
-        suggestion=suggestion,
-        error=error,
-        apply_form=apply_form,
-        kind_labels=KIND_LABELS,
-        active_tab="plan",
-        posting_id=posting_id,
-        posting=_posting(posting_id),
-    ), 200 if error is None else 400
+    apply_form = ApplySuggestionForm(formdata=None, budget=form.budget.data,
+                                     replace="yes" if editor.rounds else "")
+    return render_template("coordinator/plans/suggest.html", editor=editor, view=editor.posting, form=form,
+                           suggestion=suggestion, error=error, apply_form=apply_form, kind_labels=KIND_LABELS,
+                           active_tab="plan", posting_id=posting_id,
+                           posting=_posting(posting_id)), 200 if error is None else 400
 
 
 @bp.route("/postings/<int:posting_id>/plan/suggest", methods=["POST"])
@@ -191,15 +165,15 @@ def plan_suggest_apply(posting_id: int):
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".plan_edit", posting_id=posting_id))
     try:
-        rounds = plans.apply_suggestion(
-            get_session(), posting_id, form.budget.data, replace=form.replace.data == "yes", actor_id=current_user.id
-        )
+        rounds = plans.apply_suggestion(get_session(), posting_id, form.budget.data,
+                                        replace=form.replace.data == "yes", actor_id=current_user.id)
     except NotFound:
         abort(404)
     except (ValidationFailed, Conflict) as exc:
         flash(str(exc), "error")
         return redirect(url_for(".plan_suggest", posting_id=posting_id, budget=form.budget.data))
-    flash(f"The plan now has the {len(rounds)} suggested rounds; review them and publish a version.", "success")
+    flash(f"The plan now has the {len(rounds)} suggested rounds; review them and publish a version.",
+          "success")
     return redirect(url_for(".plan_edit", posting_id=posting_id))
 
 
@@ -210,7 +184,8 @@ def plan_publish(posting_id: int):
         flash("Keep the version note under 500 characters.", "error")
         return redirect(url_for(".plan_edit", posting_id=posting_id))
     try:
-        version = plans.publish_plan(get_session(), posting_id, actor_id=current_user.id, note=form.note.data or "")
+        version = plans.publish_plan(get_session(), posting_id, actor_id=current_user.id,
+                                     note=form.note.data or "")
     except NotFound:
         abort(404)
     except ValidationFailed as exc:

@@ -71,7 +71,9 @@ def _service_input(form: InterviewerForm) -> pool_service.InterviewerInput:
 
 
 def _prepare(form: InterviewerForm, interviewer_id: int | None) -> None:
-    form.user_id.choices = choices([(0, "No login"), *pool_queries.list_login_choices(get_session(), interviewer_id)])
+    form.user_id.choices = choices(
+        [(0, "No login"), *pool_queries.list_login_choices(get_session(), interviewer_id)]
+    )
 
 
 def _apply_error(form: InterviewerForm, exc: ValidationFailed) -> None:
@@ -87,7 +89,9 @@ def pool_new():
         form.timezone.data = current_user.timezone or "UTC"
     if form.validate_on_submit():
         try:
-            person = pool_service.create_interviewer(get_session(), _service_input(form), actor_id=current_user.id)
+            person = pool_service.create_interviewer(
+                get_session(), _service_input(form), actor_id=current_user.id
+            )
         except ValidationFailed as exc:
             _apply_error(form, exc)
         else:
@@ -116,7 +120,9 @@ def pool_edit(interviewer_id: int):
     _prepare(form, interviewer_id)
     if form.validate_on_submit():
         try:
-            pool_service.update_interviewer(session, interviewer_id, _service_input(form), actor_id=current_user.id)
+            pool_service.update_interviewer(
+                session, interviewer_id, _service_input(form), actor_id=current_user.id
+            )
         except ValidationFailed as exc:
             session.rollback()
             _apply_error(form, exc)
@@ -184,7 +190,9 @@ def _render_detail(
 ):
     session = get_session()
     try:
-        detail = pool_queries.get_interviewer_detail(session, interviewer_id, now=utcnow(), week_start=_week_arg())
+        detail = pool_queries.get_interviewer_detail(
+            session, interviewer_id, now=utcnow(), week_start=_week_arg()
+        )
     except NotFound:
         abort(404)
     add_form = add_form or QualificationAddForm(formdata=None)
@@ -269,7 +277,9 @@ def pool_qualification_update(interviewer_id: int, competency_id: int):
 @bp.route("/interviewers/<int:interviewer_id>/qualifications/<int:competency_id>/remove", methods=["POST"])
 def pool_qualification_remove(interviewer_id: int, competency_id: int):
     try:
-        pool_service.remove_qualification(get_session(), interviewer_id, competency_id, actor_id=current_user.id)
+        pool_service.remove_qualification(
+            get_session(), interviewer_id, competency_id, actor_id=current_user.id
+        )
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
@@ -331,7 +341,8 @@ def pool_busy_add(interviewer_id: int):
                 block.start, pool_queries.get_interviewer(session, interviewer_id).timezone
             )
             return redirect(
-                url_for("coordinator.pool_view", interviewer_id=interviewer_id, week=week.isoformat()) + "#busy"
+                url_for("coordinator.pool_view", interviewer_id=interviewer_id, week=week.isoformat())
+                + "#busy"
             )
     return _render_detail(interviewer_id, status=400, busy_form=form)
 
@@ -377,7 +388,8 @@ def pool_busy_import(interviewer_id: int):
             label = result.source.removeprefix(pool_service.IMPORT_PREFIX)
             replaced = f" (replacing {result.replaced} from the previous import)" if result.replaced else ""
             flash(
-                f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'{replaced}.",
+                f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'"
+                f"{replaced}.",
                 "success",
             )
             return _back(interviewer_id, "busy")

@@ -45,7 +45,9 @@ def _fields(form: PostingForm) -> PostingFields:
     upload = form.upload.data
     text = form.text.data or ""
     if upload is not None and getattr(upload, "filename", ""):
-        text = posting_services.text_from_upload(upload.filename, upload.read(posting_services.MAX_UPLOAD_BYTES + 1))
+        text = posting_services.text_from_upload(
+            upload.filename, upload.read(posting_services.MAX_UPLOAD_BYTES + 1)
+        )
     return PostingFields(
         title=form.title.data or "",
         text=text,
@@ -86,7 +88,9 @@ def posting_edit(posting_id: int):
         form.status.data = posting.status.value
     if form.validate_on_submit():
         try:
-            posting_services.update_posting(get_session(), posting_id, _fields(form), actor_id=current_user.id)
+            posting_services.update_posting(
+                get_session(), posting_id, _fields(form), actor_id=current_user.id
+            )
         except PlannerError as exc:
             get_session().rollback()
             show_error(form, exc)
@@ -117,7 +121,9 @@ def posting_view(posting_id: int):
 
 
 def _back(posting_id: int, anchor: str = ""):
-    return redirect(url_for("coordinator.posting_view", posting_id=posting_id) + (f"#{anchor}" if anchor else ""))
+    return redirect(
+        url_for("coordinator.posting_view", posting_id=posting_id) + (f"#{anchor}" if anchor else "")
+    )
 
 
 @bp.route("/postings/<int:posting_id>/competencies/<int:selection_id>", methods=["POST"])

@@ -19,4 +19,4 @@ class ScorecardForm(FlaskForm):
 
     def ratings(self, formdata: Mapping[str, str]) -> dict[str, str]:
         """Every ``rating-<slug>`` field posted, slug -> raw value (the service refuses unknown slugs)."""
-        return {key[len(RATING_PREFIX) :]: value for key, value in formdata.items() if key.startswith(RATING_PREFIX)}
+        return {key[len(RATING_PREFIX):]: value for key, value in formdata.items() if key.startswith(RATING_PREFIX)}

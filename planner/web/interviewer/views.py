@@ -76,7 +76,9 @@ def feed_rotate():
     if me is None:
         abort(404)
     rotate_feed_token(session, me.id, actor_id=current_user.id)
-    flash("Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success")
+    flash(
+        "Your feed has a new link. The old link no longer works; subscribe again with the new one.", "success"
+    )
     return redirect(url_for(".home") + "#feed")
 
 
@@ -106,25 +108,14 @@ def scorecard_edit(interview_id: int):
         entered = form.ratings(request.form)
         submit = bool(form.submit_card.data)
         try:
-            save_scorecard(
-                get_session(),
-                me_id,
-                interview_id,
-                ScorecardInput(entered, form.notes.data or ""),
-                submit=submit,
-                now=utcnow(),
-                actor_id=current_user.id,
-            )
+            save_scorecard(get_session(), me_id, interview_id, ScorecardInput(entered, form.notes.data or ""),
+                           submit=submit, now=utcnow(), actor_id=current_user.id)
         except (ValidationFailed, Conflict) as exc:
             flash(str(exc), "error")
             code = 409 if isinstance(exc, Conflict) else 400
             return _render_sheet(_sheet(me_id, interview_id), form, entered), code
-        flash(
-            "Scorecard submitted. You can now read the rest of the panel's scorecards."
-            if submit
-            else "Draft saved. Only you can see it until you submit.",
-            "success",
-        )
+        flash("Scorecard submitted. You can now read the rest of the panel's scorecards." if submit
+              else "Draft saved. Only you can see it until you submit.", "success")
         return redirect(url_for(".scorecard_edit", interview_id=interview_id))
     if sheet.mine is not None:
         form.notes.data = sheet.mine.notes
@@ -135,11 +126,5 @@ def _render_sheet(sheet, form: ScorecardForm, entered: dict[str, str] | None):
     current = dict(sheet.mine.ratings) if sheet.mine else {}
     if entered is not None:
         current = {slug: entered.get(slug, "") for slug in {c.slug for c in sheet.competencies}}
-    return render_template(
-        "interviewer/scorecard.html",
-        sheet=sheet,
-        form=form,
-        labels=RATING_LABELS,
-        current={k: str(v) for k, v in current.items()},
-        when=_when,
-    )
+    return render_template("interviewer/scorecard.html", sheet=sheet, form=form, labels=RATING_LABELS,
+                           current={k: str(v) for k, v in current.items()}, when=_when)

@@ -54,8 +54,7 @@ def posting_coverage_csv(posting_id: int):
     view = _posting(posting_id)
     slug = re.sub(r"[^a-z0-9]+", "-", view.title.lower()).strip("-")[:60] or "posting"
     return Response(
-        matrix_csv(view.coverage),
-        mimetype="text/csv",
+        matrix_csv(view.coverage), mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="coverage-{view.id}-{slug}.csv"'},
     )
 
