@@ -222,10 +222,10 @@ def _improve_part(
             deadline is not None and deadline - perf_counter() < MATCH_BUILD_SECONDS_PER_LOOP * len(part)
         ):
             return outcome
-        # Neighbourhoods see eight loops at a time. With the times settled, every person of the part is
+        # Neighbourhoods see six loops at a time. With the times settled, every person of the part is
         # re-chosen at once (fair load first, then trainee seats; loops cannot change), and then the trainee
         # seats are matched over the whole part (times and assessors kept). On the one-week hiring event the
-        # re-assignment takes 0.1-0.2 s and closes most of the trainee-seat gap (seed 1: 133 -> 136 seats).
+        # re-assignment takes 0.1-0.3 s and closes most of the trainee-seat gap (seed 1: 131 -> 135 seats).
         final, reassigned, _chunks = _reassign_chunks(
             problem, calendars, outcome.plans, time_order(problem, part), pools, seed, steps_deadline
         )
@@ -364,7 +364,8 @@ def _improve_part_on(
         if improved_any and above_seats == _above_seats(problem, current, calendars, part) and above_seats[0] == count:
             # Every loop is placed and the pass gained only trainee seats: the final re-assignment and
             # matching fill those over the whole part at once. (While a loop is still unplaced, passes go
-            # on: a later one may place it.) One-week event: 0.2-0.5 s less, the same seats after the end.
+            # on: a later one may place it.) Same plans or a seat either way on the 40-loop benchmarks; one
+            # pass fewer where the last one found only seats.
             improved_any = False
         stale_passes = 0 if improved_any else stale_passes + 1
         if progress:
