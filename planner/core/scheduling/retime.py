@@ -59,8 +59,11 @@ def shorten_days(
             seated = [o for o in rv.options if _chosen(o, values)]
             for option in seated:
                 domain = domain.intersection_with(cp.Domain.from_intervals([list(r) for r in option.ranges]))
-            if (loop.id, rnd.id) in kept:
-                domain = domain.intersection_with(cp.Domain.from_values([kept[(loop.id, rnd.id)]]))
+            if (loop.id, rnd.id) in kept or len(loop.rounds) < 2:
+                # Kept by a repair, or a one-round loop (no day to shorten): it stays where it is and only
+                # takes part as a fixed seat of its people.
+                stay = kept.get((loop.id, rnd.id), values[rv.start.index])
+                domain = domain.intersection_with(cp.Domain.from_values([stay]))
             start = model.new_int_var_from_domain(domain, "")
             starts[(loop.id, rnd.id)] = start
             rounds.append((rnd.id, start, rnd.minutes, rv.ranges))
