@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar, Week
+from planner.core.scheduling.cpsat_model import add_caps, fairness_units, flat_solver
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger, ledger_without
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, is_outside
@@ -73,23 +74,11 @@ def reassign_people(
     proto_hint.values.extend(hint.values())
     before = sum(c * hint[v] for c, v in terms)
 
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = seed
-    params.cp_model_probing_level = 0
-    # Same reasons as the neighbourhood solves (cpsat._run): the unary load encoding is LP-exact as built,
-    # and presolve costs more than it saves on a model this flat.
-    params.cp_model_presolve = False
-    params.add_cg_cuts = False
-    params.add_mir_cuts = False
-    params.add_zero_half_cuts = False
+    solver = flat_solver(cp_model, seed, budget, wall_time)
     # The complete hint is taken as the first solution anyway; the phase that then searches near it
     # spent 0.23 of 0.35 s on the 40-loop one-week event for one unit of gain before the LP-led search
     # found the optimum in 0.03 s.
-    params.hint_conflict_limit = 0
-    params.max_deterministic_time = budget
-    params.max_time_in_seconds = wall_time
+    solver.parameters.hint_conflict_limit = 0
     status = solver.solve(model)
     spent = solver.deterministic_time
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or solver.objective_value <= before:
@@ -147,34 +136,11 @@ def _add_loop(seats: _Seats, problem: Problem, calendars, ledger: Ledger, pools,
 def _caps_overlaps_and_load(seats: _Seats, calendars, ledger: Ledger) -> list[tuple[int, object]]:
     """Caps per local day and ISO week, one seat at a time, and the unary Σ load² cost terms."""
     model = seats.model
-    for (person_id, day), day_seats in seats.per_day.items():
-        room = calendars[person_id].day_room(day)
-        if room is not None and len(day_seats) > room - ledger.day_seats[(person_id, day)]:
-            model.add(sum(day_seats) <= room - ledger.day_seats[(person_id, day)])
-    week_rooms = {}
-    for (person_id, week), week_seats in seats.per_week.items():
-        room = calendars[person_id].week_room(week)
-        if room is not None:
-            week_rooms[(person_id, week)] = room - ledger.week_seats[(person_id, week)]
-            if len(week_seats) > week_rooms[(person_id, week)]:
-                model.add(sum(week_seats) <= week_rooms[(person_id, week)])
+    week_rooms = add_caps(model, calendars, ledger, seats.per_day, seats.per_week)
     for intervals in seats.per_person.values():
         for clique in overlap_cliques(intervals):
             model.add_at_most_one(clique)
-    terms = []
-    for key, assessor_seats in sorted(seats.assessor_week.items()):
-        person_id, week = key
-        base = ledger.assessor_load(person_id, week)
-        most = len({n for n, _ in assessor_seats})
-        if key in week_rooms:
-            most = min(most, week_rooms[key])
-        units = [model.new_bool_var("") for _ in range(most)]
-        model.add(sum(v for _, v in assessor_seats) == sum(units))
-        for higher, lower in zip(units[1:], units, strict=False):
-            model.add_implication(higher, lower)
-        # The k-th seat of a week already holding ``base`` adds (base+k)^2 - (base+k-1)^2 to Σ load².
-        terms += [(2 * (base + k) - 1, unit) for k, unit in enumerate(units, start=1)]
-        seats.load_units[key] = units
+    terms, seats.load_units = fairness_units(model, ledger, seats.assessor_week, week_rooms)
     return terms
 
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat_model import ModelBuilder
+from planner.core.scheduling.cpsat_model import ModelBuilder, flat_solver
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
@@ -118,28 +118,11 @@ def _run(
     deterministic_time: float,
     wall_time: float,
 ) -> _Run:
-    """One deterministic single-worker solve, without presolve.
-
-    On the 40-loop benchmark presolve cost the 8-loop neighbourhoods and the fixed-time re-assignment
-    0.1 s each and weakened the LP, so steps ended FEASIBLE at the budget where the unpresolved model is
-    proven OPTIMAL in a fifth of the time.
-    """
-    solver = builder.cp.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = seed
-    params.cp_model_probing_level = 0
-    # CG, MIR and zero-half cuts cost more LP time than they save on these assignment models (the
-    # unary fairness encoding is already LP-exact): same optima, about a third less search time.
-    params.add_cg_cuts = False
-    params.add_mir_cuts = False
-    params.add_zero_half_cuts = False
-    params.cp_model_presolve = False
+    """One deterministic single-worker solve (``flat_solver``) branching on the LP solution."""
+    solver = flat_solver(builder.cp, seed, deterministic_time, wall_time)
     # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
     # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
-    params.search_branching = builder.cp.LP_SEARCH
-    params.max_deterministic_time = deterministic_time
-    params.max_time_in_seconds = wall_time
+    solver.parameters.search_branching = builder.cp.LP_SEARCH
     status = solver.solve(builder.model)
     name = solver.status_name(status)
     values = list(solver.response_proto.solution) if name in ("OPTIMAL", "FEASIBLE") else []

@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar
+from planner.core.scheduling.cpsat_model import add_caps
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem
@@ -132,14 +133,7 @@ def _add_loop(matching: _Matching, problem: Problem, ledger: Ledger, pools, n: i
 
 def _add_caps_and_overlaps(matching: _Matching, calendars: dict[str, Calendar], ledger: Ledger) -> None:
     model = matching.model
-    for (person_id, day), seats in matching.per_day.items():
-        room = calendars[person_id].day_room(day)
-        if room is not None and len(seats) > room - ledger.day_seats[(person_id, day)]:
-            model.add(sum(seats) <= room - ledger.day_seats[(person_id, day)])
-    for (person_id, week), seats in matching.per_week.items():
-        room = calendars[person_id].week_room(week)
-        if room is not None and len(seats) > room - ledger.week_seats[(person_id, week)]:
-            model.add(sum(seats) <= room - ledger.week_seats[(person_id, week)])
+    add_caps(model, calendars, ledger, matching.per_day, matching.per_week)
     for intervals in matching.per_person.values():
         for clique in overlap_cliques(intervals):
             model.add_at_most_one(clique)
