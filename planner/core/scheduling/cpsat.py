@@ -8,6 +8,7 @@ the answer back. Because the hint is the current plan, the answer is never worse
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.core.scheduling.availability import Calendar, Week
@@ -26,6 +27,10 @@ class SubResult:
     status: str
     deterministic_time: float = 0.0
     improved: bool = False
+    #: With ``defer_retime``: the idle-time pass of an improved answer, still to run. It returns the
+    #: re-timed plans (None when no day got shorter) and its deterministic seconds; it only reads what the
+    #: step built, so it may run on another thread while the next step is solved.
+    retime: Callable[[float], tuple[dict[str, LoopPlan] | None, float]] | None = None
 
 
 def solve_neighbourhood(
@@ -43,6 +48,7 @@ def solve_neighbourhood(
     banned: frozenset[tuple[str, str, str]] = frozenset(),
     max_moved: int | None = None,
     retime_unchanged: bool = False,
+    defer_retime: bool = False,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
@@ -52,6 +58,8 @@ def solve_neighbourhood(
     person) seats. ``retime_unchanged`` runs the idle-time
     pass even when nothing better is found above it (the hints' times may come from first-fit, which
     takes the earliest start that works, not the one that keeps the candidate's day short).
+    ``defer_retime`` returns an improved answer before its idle-time pass, with the pass as
+    ``SubResult.retime`` (not with ``retime_unchanged``).
     """
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned)
     for loop in loops:
@@ -86,11 +94,17 @@ def solve_neighbourhood(
         # Nothing better on the tiers above idle time: keep the current plans untouched, which also
         # keeps reruns stable and skips the timing pass.
         return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
+    if defer_retime and not unchanged:
+        values = first.values
+
+        def retime(wall: float) -> tuple[dict[str, LoopPlan] | None, float]:
+            shorter = shorten_days(builder, values, seed, wall)
+            return (_extract(builder, shorter.values) if shorter.improved else None), shorter.deterministic_time
+
+        return SubResult(_extract(builder, values), "FEASIBLE", first.deterministic_time, True, retime)
     if unchanged:
         # Re-time the current plans themselves: they stay unless the candidates' days get shorter.
-        values = [0] * len(model.proto.variables)
-        for var, value in hint.items():
-            values[var.index] = int(value)
+        values = _values_of(model, hint)
     else:
         values = first.values
     # A problem solved whole (``retime_unchanged``) may use the rest of its budget to prove the days too.
@@ -102,6 +116,35 @@ def solve_neighbourhood(
     if unchanged and not shorter.improved:
         return SubResult(dict(hints), status, det, improved=False)
     return SubResult(_extract(builder, shorter.values), status, det, improved=True)
+
+
+def retime_plans(
+    problem: Problem,
+    calendars: dict[str, Calendar],
+    ledger: Ledger,
+    loops: list[Loop],
+    pools: dict[str, dict[str, RoundPools]],
+    plans: dict[str, LoopPlan],
+    *,
+    seed: int = 0,
+    wall_time: float = 30.0,
+) -> tuple[dict[str, LoopPlan] | None, float]:
+    """The idle-time pass alone on ``plans`` of ``loops`` around ``ledger`` (which must not hold their
+    seats): every seat and local day kept, starts moved for shorter candidate days. Returns the re-timed
+    plans (None when no day got shorter) and the deterministic seconds spent."""
+    builder = ModelBuilder(problem, calendars, ledger, loops, pools, frozenset())
+    for loop in loops:
+        builder.build_loop(loop)
+    shorter = shorten_days(builder, _values_of(builder.model, _hint_values(builder, plans, [])), seed, wall_time)
+    return (_extract(builder, shorter.values) if shorter.improved else None), shorter.deterministic_time
+
+
+def _values_of(model, hint: dict) -> list[int]:
+    """A full solution vector of ``model`` from a complete hint."""
+    values = [0] * len(model.proto.variables)
+    for var, value in hint.items():
+        values[var.index] = int(value)
+    return values
 
 
 @dataclass

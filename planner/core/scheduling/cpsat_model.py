@@ -90,6 +90,7 @@ class ModelBuilder:
         self.spans: dict[str, tuple] = {}
         self.gap_vars: dict[str, tuple] = {}
         self.same_times: list[tuple] = []  # (bool, loop id, kept interview), see keep_terms
+        self.load_units: dict = {}  # (person, week) -> unary load literals, see caps_and_load
 
     def _pieces(self, person_id):
         if person_id not in self.pieces:

@@ -17,7 +17,7 @@ from time import perf_counter
 
 from planner.core.scheduling.assign import reassign_people
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat import solve_neighbourhood
+from planner.core.scheduling.cpsat import retime_plans, solve_neighbourhood
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import ledger_of, ledger_without
 from planner.core.scheduling.problem import LoopPlan, Problem
@@ -274,9 +274,32 @@ def _improve_part_on(
     proven = False
     improved_any, all_optimal = False, True
 
-    def take(group: list[int], result) -> None:
-        """A step's answer into the plan and the ledger (which no longer holds the group's old seats)."""
-        nonlocal spent, steps, improved_any, all_optimal
+    retiming: _Retiming | None = None
+
+    def settle(group: tuple[int, ...] = ()) -> bool:
+        """The pending idle-time pass into the plan, for the loops outside ``group`` whose new times still
+        fit; whether any loop moved."""
+        nonlocal spent, retiming
+        if retiming is None:
+            return False
+        done, retiming = retiming, None
+        shorter, used = done.result()
+        moved, again = settle_retimed(
+            problem, calendars, ledger, current, pools, done.group, group, shorter, seed, deadline
+        )
+        spent += used + again
+        return moved
+
+    def take(group: list[int], result) -> bool:
+        """A step's answer into the plan and the ledger (which no longer holds the group's old seats).
+
+        The idle-time pass of an improved answer runs on its own thread while the next step is solved, and
+        is settled after it (``settle_retimed``): the next step sees this step's seats at their times
+        before the pass. So each step's model depends only on what came before it, whatever the threads'
+        timing (one-week hiring event, 3 fixtures x 3 seeds: median 2.6 -> 2.1-2.35 s, the same loops, gap
+        0.9 -> 0.5%). Returns whether the pass settled here changed the plan.
+        """
+        nonlocal spent, steps, improved_any, all_optimal, retiming
         for n in group:
             current[n] = result.plans[loops[n].id]
             ledger.add_plan(current[n])
@@ -284,6 +307,10 @@ def _improve_part_on(
         steps += 1
         improved_any |= result.improved
         all_optimal &= result.status == "OPTIMAL"
+        moved = settle(tuple(group))
+        if result.retime is not None:
+            retiming = _Retiming(tuple(group), result.retime, deadline)
+        return moved
 
     # Each loop first-fit could not place is tried alone around everything else first (a lone loop is
     # the whole problem anyway): a loop that fits is found in milliseconds, and one that cannot be placed
@@ -322,6 +349,7 @@ def _improve_part_on(
         while index < len(groups):
             group = groups[index]
             if spent >= budget or not _time_for(problem, group, deadline):
+                settle()
                 return LnsOutcome(current, spent, False, steps)
             # When a core is idle (the other part is done), solve the next group at the same time, on
             # the plan as it is now. That answer is exactly what the next step would give if this step
@@ -346,11 +374,16 @@ def _improve_part_on(
             result = _step(
                 problem, calendars, ledger, current, group, pools, seed, step_budget, deadline, retime=size == count
             )
-            take(group, result)
+            moved = take(group, result)
             index += 1
             if ahead is None:
                 continue
-            if result.improved or budget - spent < STEP_BUDGET or not _time_for(problem, groups[index], deadline):
+            if (
+                result.improved
+                or moved
+                or budget - spent < STEP_BUDGET
+                or not _time_for(problem, groups[index], deadline)
+            ):
                 # Not usable: left to finish on its own (it frees its core when done), never read.
                 pending.append(ahead)
                 continue
@@ -361,6 +394,8 @@ def _improve_part_on(
         if len(groups) == 1 and all_optimal:
             proven = True
             break
+        # The pass's last idle-time pass, before the pass is judged and the next one is grouped.
+        settle()
         if improved_any and above_seats == _above_seats(problem, current, calendars, part) and above_seats[0] == count:
             # Every loop is placed and the pass gained only trainee seats: the final re-assignment and
             # matching fill those over the whole part at once. (While a loop is still unplaced, passes go
@@ -377,6 +412,7 @@ def _improve_part_on(
             )
         if stale_passes >= 1:
             break
+    settle()
     return LnsOutcome(current, spent, proven, steps)
 
 
@@ -407,7 +443,9 @@ class _Cores:
 def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline, retime=False):
     """One neighbourhood solve of ``group`` around ``ledger`` (which must not hold the group's seats).
 
-    ``retime``: shorten the candidates' days even when nothing better is found above idle time.
+    ``retime``: shorten the candidates' days even when nothing better is found above idle time (a problem
+    solved whole, whose idle-time pass runs at once); otherwise an improved answer's pass is left to
+    the caller (``SubResult.retime``).
     """
     loops = problem.loops
     step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
@@ -422,6 +460,7 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
         deterministic_time=det,
         wall_time=step_wall,
         retime_unchanged=retime,
+        defer_retime=not retime,
     )
 
 
@@ -450,6 +489,88 @@ class _Ahead:
         if self.error is not None:  # pragma: no cover
             raise self.error
         return self.answer
+
+
+class _Retiming:
+    """A step's idle-time pass running on its own thread; ``result()`` waits for it."""
+
+    def __init__(self, group: tuple[int, ...], job, deadline: float | None) -> None:
+        self.group = group
+        self.answer = (None, 0.0)
+        self.error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+                self.answer = job(wall)
+            except BaseException as error:  # pragma: no cover - re-raised in result()
+                self.error = error
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def result(self):
+        self.thread.join()
+        if self.error is not None:  # pragma: no cover
+            raise self.error
+        return self.answer
+
+
+def settle_retimed(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline):
+    """An idle-time pass of the loops ``group`` (``shorter``: their re-timed plans by loop id, or None)
+    into ``current`` and ``ledger`` after later steps re-planned the loops ``taken``.
+
+    Loops whose new times still fit take them. A loop whose new times collide with a seat taken since gets
+    a pass of its own around the plan as it is now (one model for all such loops). Returns whether any
+    loop moved and the deterministic seconds of that extra pass.
+    """
+    if shorter is None:
+        return False, 0.0
+    loops = problem.loops
+    moved, missed = _apply_retimed(ledger, current, loops, group, taken, shorter)
+    if not missed:
+        return moved, 0.0
+    for n in missed:
+        ledger.remove_plan(current[n])
+    again, used = retime_plans(
+        problem,
+        calendars,
+        ledger,
+        [loops[n] for n in missed],
+        pools,
+        {loops[n].id: current[n] for n in missed},
+        seed=seed,
+        wall_time=30.0 if deadline is None else max(0.05, deadline - perf_counter()),
+    )
+    for n in missed:
+        if again is not None:
+            current[n] = again[loops[n].id]
+        ledger.add_plan(current[n])
+    return moved or again is not None, used
+
+
+def _apply_retimed(ledger, current, loops, group, taken, shorter) -> tuple[bool, list[int]]:
+    """Re-timed plans of ``group`` into ``current`` and ``ledger``, loop by loop in group order, where
+    every seat still fits (a later step may have taken the place); loops of ``taken`` (re-planned since)
+    are left alone. Seats and local days are the pass's own, so only overlaps can stop a loop.
+    Returns whether a loop moved and the loops that could not."""
+    moved, missed = False, []
+    for n in group:
+        new = shorter[loops[n].id]
+        if n in taken or new == current[n]:
+            continue
+        ledger.remove_plan(current[n])
+        if all(
+            ledger.fits(person, i.start, i.end) is not None
+            for i in new.interviews
+            for person in (*i.interviewers, *i.trainees)
+        ):
+            current[n] = new
+            moved = True
+        else:
+            missed.append(n)
+        ledger.add_plan(current[n])
+    return moved, missed
 
 
 def _above_seats(problem: Problem, plans: list[LoopPlan], calendars, part: list[int]) -> tuple[int, int]:

@@ -94,3 +94,32 @@ def test_first_pass_takes_neighbourhoods_with_an_unscheduled_loop_first():
     plans = [done, done, LoopPlan("late"), done, done, LoopPlan("later"), done]
     groups = [[0, 1], [3, 4], [2], [6], [5]]
     assert unscheduled_first(groups, plans) == [[2], [5], [0, 1], [3, 4], [6]]
+
+
+def test_idle_time_passes_run_beside_the_next_step_and_are_settled(monkeypatch):
+    """Improved steps hand their idle-time pass to a thread; the plans it settles are valid, the same on
+    every run, and the candidates' days of the settled loops are no longer than before the pass."""
+    problem = _problem()
+    monkeypatch.setattr(lns, "MONOLITHIC_LOOPS", 2)
+    monkeypatch.setattr(lns, "NEIGHBOURHOOD_LOOPS", 3)
+    settled = []
+    original = lns.settle_retimed
+
+    def counted(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline):
+        before = {n: current[n] for n in group}
+        outcome = original(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline)
+        settled.extend((before[n], current[n]) for n in group if current[n] != before[n])
+        return outcome
+
+    monkeypatch.setattr(lns, "settle_retimed", counted)
+    first = solution_to_dict(solve(problem, seed=2))
+    assert settled, "no idle-time pass moved a loop: the scenario no longer exercises them"
+    from planner.core.scheduling.result import idle_minutes
+
+    for old, new in settled:
+        assert idle_minutes(new.interviews) <= idle_minutes(old.interviews)
+    second = solution_to_dict(solve(problem, seed=2))
+    for result in (first, second):
+        del result["stats"]["seconds"]
+    assert first == second
+    assert validate(problem, first) == []
