@@ -7,6 +7,8 @@ bookings by other loops. The first rule that blocks a round is the reason; relax
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from planner.core.scheduling.availability import Calendar, build_calendar, grid_starts, minute_to_local
 from planner.core.scheduling.greedy import RoundPools, pick_panel
 from planner.core.scheduling.ledger import Ledger
@@ -39,8 +41,9 @@ def explain_unscheduled(
             if room == longest
             else f"the candidate's windows hold at most {room} minutes of rounds{gap}"
         )
-        fix = "lengthen a window or split the loop over two days" if gap else "lengthen a window or add one"
-        return LoopPlan(loop_id, reason=f"the rounds need {total} minutes but {held}", fixes=(fix,))
+        return LoopPlan(
+            loop_id, reason=f"the rounds need {total} minutes but {held}", fixes=tuple(_room_fixes(loop, room))
+        )
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
     return LoopPlan(
         loop_id,
@@ -48,6 +51,25 @@ def explain_unscheduled(
         f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
         fixes=tuple(fixes or ["widen the candidate's windows"]),
     )
+
+
+def _room_fixes(loop: Loop, room: int) -> list[str]:
+    """What would let ``loop``'s rounds fit its windows: a window longer by the shortfall, then (with a gap
+    limit) longer breaks between rounds when all the windows together would hold them, else one more window."""
+    zone = loop.candidate.get("timezone", "UTC")
+    short = loop.minutes - room
+    # The window to lengthen: the longest (the one the room was measured on when windows do not join).
+    window = max(loop.windows, key=lambda w: (w.minutes, -w.start))
+    day = minute_to_local(window.start, zone).strftime("%a %Y-%m-%d")
+    fixes = [f"lengthen the window of {day} by at least {short} minutes (candidate's time)"]
+    if loop.max_gap_minutes is not None and replace(loop, max_gap_minutes=None).room_minutes() >= loop.minutes:
+        fixes.append(
+            f"allow more than {loop.max_gap_minutes} minutes between rounds, so that the loop can spread "
+            "over its windows"
+        )
+    else:
+        fixes.append(f"add a window of at least {short} minutes")
+    return fixes
 
 
 def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, pools: RoundPools):

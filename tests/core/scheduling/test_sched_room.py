@@ -50,7 +50,24 @@ def test_loop_longer_than_its_stretch_of_windows_is_explained():
     entry = _solve(doc)["c"]
     assert entry["status"] == "unscheduled"
     assert entry["reason"] == "the rounds need 240 minutes but the longest candidate window is 180 minutes"
-    assert entry["fixes"] == ["lengthen a window or split the loop over two days"]
+    assert entry["fixes"] == [
+        "lengthen the window of Mon 2026-12-07 by at least 60 minutes (candidate's time)",
+        "allow more than 60 minutes between rounds, so that the loop can spread over its windows",
+    ]
+
+
+def test_a_loop_longer_than_its_only_window_is_told_by_how_much():
+    """Without a gap limit the fix names the window, in the candidate's zone, and the minutes missing."""
+    rounds = [rnd(f"r{n}", ["x"]) for n in range(4)]
+    evening = ("2026-12-08T02:00:00Z", "2026-12-08T05:00:00Z")  # Monday 18:00-21:00 in Los Angeles
+    doc = loop("c", rounds, [evening], candidate={"name": "Kim", "timezone": "America/Los_Angeles"})
+    evenings = {"timezone": "America/Los_Angeles", "working_hours": {"start": "17:00", "end": "22:00"}}
+    entry = _solve(problem([person("p", {"x": "qualified"}, **evenings)], [doc]))["c"]
+    assert entry["reason"] == "the rounds need 240 minutes but the longest candidate window is 180 minutes"
+    assert entry["fixes"] == [
+        "lengthen the window of Mon 2026-12-07 by at least 60 minutes (candidate's time)",
+        "add a window of at least 60 minutes",
+    ]
 
 
 def test_windows_joined_by_short_breaks_are_explained_as_one_stretch():
@@ -61,6 +78,11 @@ def test_windows_joined_by_short_breaks_are_explained_as_one_stretch():
         "the rounds need 300 minutes but the candidate's windows hold at most 270 minutes of rounds "
         "with at most 60 minutes between rounds"
     )
+    # Both windows together hold 270 minutes, so longer breaks would not help.
+    assert entry["fixes"] == [
+        "lengthen the window of Mon 2026-12-07 by at least 30 minutes (candidate's time)",
+        "add a window of at least 30 minutes",
+    ]
 
 
 def test_without_a_gap_limit_a_loop_spreads_over_its_windows():
