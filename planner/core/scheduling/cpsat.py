@@ -49,6 +49,7 @@ def solve_neighbourhood(
     max_moved: int | None = None,
     retime_unchanged: bool = False,
     defer_retime: bool = False,
+    loops_only: bool = False,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
@@ -59,7 +60,8 @@ def solve_neighbourhood(
     pass even when nothing better is found above it (the hints' times may come from first-fit, which
     takes the earliest start that works, not the one that keeps the candidate's day short).
     ``defer_retime`` returns an improved answer before its idle-time pass, with the pass as
-    ``SubResult.retime`` (not with ``retime_unchanged``).
+    ``SubResult.retime`` (not with ``retime_unchanged``). ``loops_only`` maximises the loops scheduled and
+    nothing else (an answer is then improved only when it places more loops).
     """
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned)
     for loop in loops:
@@ -78,6 +80,8 @@ def solve_neighbourhood(
     main += [(-(trainee_rounds + 1) * c, v) for c, v in fairness]
     main += [(1, v) for v in trainee_vars]
     model = builder.model
+    if loops_only:
+        main = [(1, v) for v in builder.scheduled.values()]
     main_expr = sum(c * v for c, v in main)
     model.maximize(main_expr)
     hint = _hint_values(builder, hints, stays)

@@ -123,3 +123,18 @@ def test_idle_time_passes_run_beside_the_next_step_and_are_settled(monkeypatch):
         del result["stats"]["seconds"]
     assert first == second
     assert validate(problem, first) == []
+
+
+def test_loops_still_unplaced_are_re_planned_with_a_wider_circle(monkeypatch):
+    """With two-loop neighbourhoods the tight fixture keeps a loop unplaced; the loops-only step over the
+    loops in its way places it, and the plan stays valid. Without that step the same search stops at 9."""
+    path = FIXTURE.with_name("s-tight-s1.json")
+    problem = load_problem(json.loads(path.read_text()))
+    monkeypatch.setattr(lns, "MONOLITHIC_LOOPS", 2)
+    monkeypatch.setattr(lns, "NEIGHBOURHOOD_LOOPS", 2)
+    monkeypatch.setattr(lns, "ESCALATED_LOOPS", 10)
+    widened = solve(problem, seed=0)
+    assert widened.stats["scheduled"] == 10
+    assert validate(problem, solution_to_dict(widened)) == []
+    monkeypatch.setattr(lns, "ESCALATED_STEPS", 0)
+    assert solve(problem, seed=0).stats["scheduled"] == 9
