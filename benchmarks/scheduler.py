@@ -394,6 +394,8 @@ REFERENCE_CASES = [
     ("m-easy", 2),
     ("m-easy", 3),
     ("m-tight", 1),
+    ("m-tight", 2),
+    ("m-tight", 3),
     ("scarce-100", 1),
     ("m-one-week", 1),
     ("m-one-week", 2),

@@ -507,22 +507,21 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
     )
 
 
-class _Ahead:
-    """The next step solved on its own thread with a full step budget, on a copy of the current plan."""
+class _Background:
+    """``work()`` run on its own thread; ``result()`` waits for it and re-raises what it raised."""
 
-    def __init__(self, problem, calendars, current, group, pools, seed, deadline, cores) -> None:
-        ledger = ledger_without(calendars, current, group)
-        snapshot = list(current)
+    def __init__(self, work, done=None) -> None:
         self.answer = None
         self.error: BaseException | None = None
 
         def run() -> None:
             try:
-                self.answer = _step(problem, calendars, ledger, snapshot, group, pools, seed, STEP_BUDGET, deadline)
+                self.answer = work()
             except BaseException as error:  # pragma: no cover - re-raised in result()
                 self.error = error
             finally:
-                cores.release()
+                if done is not None:
+                    done()
 
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
@@ -534,29 +533,24 @@ class _Ahead:
         return self.answer
 
 
-class _Retiming:
-    """A step's idle-time pass running on its own thread; ``result()`` waits for it."""
+class _Ahead(_Background):
+    """The next step solved on its own thread with a full step budget, on a copy of the current plan."""
+
+    def __init__(self, problem, calendars, current, group, pools, seed, deadline, cores) -> None:
+        ledger = ledger_without(calendars, current, group)
+        snapshot = list(current)
+        super().__init__(
+            lambda: _step(problem, calendars, ledger, snapshot, group, pools, seed, STEP_BUDGET, deadline),
+            cores.release,
+        )
+
+
+class _Retiming(_Background):
+    """A step's idle-time pass (``SubResult.retime``) running on its own thread."""
 
     def __init__(self, group: tuple[int, ...], job, deadline: float | None) -> None:
         self.group = group
-        self.answer = (None, 0.0)
-        self.error: BaseException | None = None
-
-        def run() -> None:
-            try:
-                wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
-                self.answer = job(wall)
-            except BaseException as error:  # pragma: no cover - re-raised in result()
-                self.error = error
-
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
-
-    def result(self):
-        self.thread.join()
-        if self.error is not None:  # pragma: no cover
-            raise self.error
-        return self.answer
+        super().__init__(lambda: job(30.0 if deadline is None else max(0.05, deadline - perf_counter())))
 
 
 def settle_retimed(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline):
