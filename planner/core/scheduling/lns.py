@@ -252,7 +252,7 @@ def _improve_part(
             pools,
             part,
             seed=seed,
-            wall_time=30.0 if deadline is None else max(0.05, deadline - perf_counter()),
+            wall_time=_wall_left(deadline),
         )
         if progress and matched is not final:
             figures = score(problem, matched, calendars)
@@ -490,7 +490,7 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
     the caller (``SubResult.retime``). ``loops_only``: the loop count is the only objective.
     """
     loops = problem.loops
-    step_wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+    step_wall = _wall_left(deadline)
     return solve_neighbourhood(
         problem,
         calendars,
@@ -550,7 +550,7 @@ class _Retiming(_Background):
 
     def __init__(self, group: tuple[int, ...], job, deadline: float | None) -> None:
         self.group = group
-        super().__init__(lambda: job(30.0 if deadline is None else max(0.05, deadline - perf_counter())))
+        super().__init__(lambda: job(_wall_left(deadline)))
 
 
 def settle_retimed(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline):
@@ -577,7 +577,7 @@ def settle_retimed(problem, calendars, ledger, current, pools, group, taken, sho
         pools,
         {loops[n].id: current[n] for n in missed},
         seed=seed,
-        wall_time=30.0 if deadline is None else max(0.05, deadline - perf_counter()),
+        wall_time=_wall_left(deadline),
     )
     for n in missed:
         if again is not None:
@@ -667,6 +667,11 @@ def _default_budget(count: int) -> float:
     return min(MAX_BUDGET, max(4 * STEP_BUDGET, STEP_BUDGET * 2 * -(-count // size)))
 
 
+def _wall_left(deadline: float | None) -> float:
+    """A solve's wall-clock cap: the time to the deadline (at least 0.05 s), or 30 s without one."""
+    return 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+
+
 def _time_for(problem: Problem, group: list[int], deadline: float | None) -> bool:
     """Whether a step over ``group`` can still be built and run before the wall-clock deadline."""
     if deadline is None:
@@ -689,7 +694,7 @@ def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline):
         group = order[start : start + REASSIGN_LOOPS]
         if not _time_for(problem, group, deadline):
             break
-        wall = 30.0 if deadline is None else max(0.05, deadline - perf_counter())
+        wall = _wall_left(deadline)
         plans, used = reassign_people(
             problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall
         )
