@@ -73,15 +73,16 @@ def solve_neighbourhood(
     # Lexicographic objective in two solves: first loops > kept rounds > fairness > trainee seats, then,
     # with every seat kept, the candidates' idle time (``retime``). Mixing idle time into the first solve
     # made CP-SAT spend its budget proving idle-minute bounds instead of the tiers that matter more.
-    w_keep = (trainee_rounds + 1) * (sum(c for c, _ in fairness) + 1)
-    w_loop = w_keep * (len(stays) + 1)
-    main = [(w_loop, v) for v in builder.scheduled.values()]
-    main += [(w_keep, v) for v, _l, _i in stays]
-    main += [(-(trainee_rounds + 1) * c, v) for c, v in fairness]
-    main += [(1, v) for v in trainee_vars]
-    model = builder.model
     if loops_only:
         main = [(1, v) for v in builder.scheduled.values()]
+    else:
+        w_keep = (trainee_rounds + 1) * (sum(c for c, _ in fairness) + 1)
+        w_loop = w_keep * (len(stays) + 1)
+        main = [(w_loop, v) for v in builder.scheduled.values()]
+        main += [(w_keep, v) for v, _l, _i in stays]
+        main += [(-(trainee_rounds + 1) * c, v) for c, v in fairness]
+        main += [(1, v) for v in trainee_vars]
+    model = builder.model
     main_expr = sum(c * v for c, v in main)
     model.maximize(main_expr)
     hint = _hint_values(builder, hints, stays)
@@ -102,8 +103,7 @@ def solve_neighbourhood(
         values = first.values
 
         def retime(wall: float) -> tuple[dict[str, LoopPlan] | None, float]:
-            shorter = shorten_days(builder, values, seed, wall)
-            return (_extract(builder, shorter.values) if shorter.improved else None), shorter.deterministic_time
+            return _retimed(builder, values, seed, wall)
 
         return SubResult(_extract(builder, values), "FEASIBLE", first.deterministic_time, True, retime)
     if unchanged:
@@ -139,7 +139,13 @@ def retime_plans(
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, frozenset())
     for loop in loops:
         builder.build_loop(loop)
-    shorter = shorten_days(builder, _values_of(builder.model, _hint_values(builder, plans, [])), seed, wall_time)
+    return _retimed(builder, _values_of(builder.model, _hint_values(builder, plans, [])), seed, wall_time)
+
+
+def _retimed(builder: ModelBuilder, values: list[int], seed: int, wall_time: float):
+    """The idle-time pass (``shorten_days``) on ``values``: the re-timed plans, or None when no day got
+    shorter, and the deterministic seconds spent."""
+    shorter = shorten_days(builder, values, seed, wall_time)
     return (_extract(builder, shorter.values) if shorter.improved else None), shorter.deterministic_time
 
 

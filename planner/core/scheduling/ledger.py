@@ -35,6 +35,14 @@ class Ledger:
             return None
         return block
 
+    def plan_fits(self, plan: LoopPlan) -> bool:
+        """Whether every seat of ``plan`` could be added (the ledger must not hold the plan itself)."""
+        return all(
+            self.fits(person_id, interview.start, interview.end) is not None
+            for interview in plan.interviews
+            for person_id in (*interview.interviewers, *interview.trainees)
+        )
+
     def assessor_load(self, person_id: str, week: Week) -> int:
         """Assessor seats of a person in an ISO week, ``existing`` interviews included."""
         existing = self.calendars[person_id].existing_per_week.get(week, 0)

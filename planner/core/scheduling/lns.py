@@ -597,11 +597,7 @@ def _apply_retimed(ledger, current, loops, group, taken, shorter) -> tuple[bool,
         if n in taken or new == current[n]:
             continue
         ledger.remove_plan(current[n])
-        if all(
-            ledger.fits(person, i.start, i.end) is not None
-            for i in new.interviews
-            for person in (*i.interviewers, *i.trainees)
-        ):
+        if ledger.plan_fits(new):
             current[n] = new
             moved = True
         else:
