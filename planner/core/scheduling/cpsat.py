@@ -92,7 +92,7 @@ def solve_neighbourhood(
     proto_hint.values.extend([int(value) for value in hint.values()])
     hint_main = sum(c * hint.get(v, 0) for c, v in main)
 
-    first = _run(builder, seed, deterministic_time * 0.8, wall_time)
+    first = _run(builder, seed, deterministic_time * 0.8, wall_time, presolve=loops_only)
     found = first.status_name in ("OPTIMAL", "FEASIBLE")
     unchanged = found and first.objective <= hint_main
     if not found or (unchanged and not retime_unchanged):
@@ -170,12 +170,19 @@ def _run(
     seed: int,
     deterministic_time: float,
     wall_time: float,
+    presolve: bool = False,
 ) -> _Run:
-    """One deterministic single-worker solve (``flat_solver``) branching on the LP solution."""
+    """One deterministic single-worker solve (``flat_solver``) branching on the LP solution.
+
+    ``presolve``: for a model whose objective is the loop count alone. Without presolve the LP keeps the
+    unary load encoding as built (LP-exact convex costs), and branching on the LP solution proves 8-loop
+    neighbourhoods in a fraction of the former time; with no load terms that reason is gone, and presolve
+    finds the placements: on two captured 22- and 24-loop re-plans of the tight family x 3 solver seeds it
+    placed every loop in 0.03-0.11 deterministic s, where the unpresolved model ran out of its 0.4 on 3 of 6.
+    """
     solver = flat_solver(builder.cp, seed, deterministic_time, wall_time)
-    # Without presolve the LP keeps the unary load encoding as built (LP-exact convex costs), and
-    # branching on the LP solution proves 8-loop neighbourhoods in a fraction of the former time.
     solver.parameters.search_branching = builder.cp.LP_SEARCH
+    solver.parameters.cp_model_presolve = presolve
     status = solver.solve(builder.model)
     name = solver.status_name(status)
     values = list(solver.response_proto.solution) if name in ("OPTIMAL", "FEASIBLE") else []
