@@ -366,7 +366,10 @@ def flat_solver(cp, seed: int, budget: float, wall_time: float):
     cuts cost more LP time than they save on these models: same optima, about a third less search time.
     All linear constraints go into the LP from the start (not lazily, as violated): on 16 captured
     neighbourhoods of the one-ISO-week hiring event the same optima in 1.9-2.1 s instead of 3.2-3.7 s;
-    the event itself went from a median 2.48 to 1.87 s (3 fixtures x 4 seeds).
+    the event itself went from a median 2.48 to 1.87 s (3 fixtures x 4 seeds). SAT inprocessing (clause
+    vivification and the like between restarts) is off: on captured steps of the one- and two-week hiring
+    events it took a third to a half of the solve for the same optima (one-week event 5.05 -> 2.85 s median on
+    a slower VM, 3 fixtures x 4 seeds).
     """
     solver = cp.CpSolver()
     params = solver.parameters

@@ -143,3 +143,42 @@ def test_retime_plans_keeps_every_seat_and_never_lengthens_a_day(seed):
         assert score(prob, new, calendars).idle_minutes < score(prob, plans, calendars).idle_minutes
     document = solution_to_dict(Solution(tuple(new), stats=stats_of(prob, new, calendars)))
     assert validate(prob, document) == []
+
+
+def test_an_idle_free_day_is_found_and_proven_at_once():
+    """Six loops of five rounds, each round with its own person free all day, planned with half-hour waits
+    between rounds: the pass closes every wait and proves it on a tiny budget. The candidate's day is at least
+    as long as its rounds; told so, the LP bound meets the first idle-free answer (without it this budget
+    found no shorter day at all)."""
+    from core.scheduling.schedbuild import MONDAY, loop, person, problem, rnd
+
+    from planner.core.scheduling.cpsat import _extract, _hint_values, _values_of
+    from planner.core.scheduling.cpsat_model import ModelBuilder
+    from planner.core.scheduling.problem import Interview, LoopPlan
+    from planner.core.scheduling.result import idle_minutes
+    from planner.core.scheduling.retime import shorten_days
+
+    comps = ["a", "b", "c", "d", "e"]
+    people = [person(f"{c}{k}", {c: "qualified"}) for c in comps for k in range(6)]
+    window = [(f"{MONDAY}T09:00:00Z", f"{MONDAY}T17:00:00Z")]
+    rounds = [rnd(f"r{c}", [c], minutes=45 if c in "ab" else 60) for c in comps]
+    prob = load_problem(
+        problem(people, [loop(f"L{k}", rounds, window, max_gap_minutes=90) for k in range(6)])
+    )
+    calendars, pools = build_calendars(prob), all_pools(prob)
+    plans = {}
+    for k, each in enumerate(prob.loops):
+        begin, interviews = each.windows[0].start + 15 * k, []
+        for person_id, r in zip(comps, each.rounds, strict=True):
+            interviews.append(Interview(r.id, begin, begin + r.minutes, (f"{person_id}{k}",), ()))
+            begin += r.minutes + 30
+        plans[each.id] = LoopPlan(each.id, tuple(interviews))
+    builder = ModelBuilder(prob, calendars, Ledger(calendars), list(prob.loops), pools, frozenset())
+    for each in prob.loops:
+        builder.build_loop(each)
+    values = _values_of(builder.model, _hint_values(builder, plans, []))
+    shorter = shorten_days(builder, values, seed=0, wall_time=30, budget=0.002)
+    assert shorter.improved and shorter.optimal
+    new = _extract(builder, shorter.values)
+    assert sum(idle_minutes(plan.interviews) for plan in new.values()) == 0
+    assert _seats(new.values()) == _seats(plans.values())
