@@ -24,11 +24,13 @@ from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
 from planner.core.scheduling.trainees import match_trainees
 
-#: Loops per neighbourhood. Measured over the 40-loop benchmarks x 3 seeds (36 runs per setting): 6 loops
-#: against 8 cut the median time of the one-ISO-week event from 3.4 to 2.8 s, of the two-week event from
-#: 1.7 to 1.2 s and of the tight one from 5.1 to 1.9 s, for 3 of 360 loops on the tight family (345 instead of
-#: 348) and about 1% of trainee seats; 4-5 loops lose more (333 loops at 4), 10 loops is slower again.
-NEIGHBOURHOOD_LOOPS = 6
+#: Loops per neighbourhood. With the steps' SAT inprocessing off (a third to a half less solve time), 7 loops
+#: against 6 on the one-ISO-week event (fixtures 1 and 3 x solver seeds 0-7, the ones with a trainee-seat gap):
+#: 2115 trainee seats instead of 2107, Σ load² at the best known on 14 of 16 runs instead of 10, CPU +11%;
+#: 8 loops (seeds 0-3): +0.4 seats a run more for +70% CPU. The two-week event: the same loops and seats; scarce and tight
+#: calendars: the same loops, some fixtures slower. (Before, with inprocessing: 6 against 8 loops cut the
+#: one-week median from 3.4 to 2.8 s for about 1% of trainee seats; 4-5 loops lost loops, 10 was slower.)
+NEIGHBOURHOOD_LOOPS = 7
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
 #: Deterministic seconds for a loop first-fit could not place, tried alone (one that fits takes ~0.003).
