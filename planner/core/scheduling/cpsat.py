@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat_model import ModelBuilder, flat_solver
+from planner.core.scheduling.cpsat_model import ModelBuilder, flat_solver, seconds_left
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
@@ -31,6 +32,9 @@ class SubResult:
     #: re-timed plans (None when no day got shorter) and its deterministic seconds; it only reads what the
     #: step built, so it may run on another thread while the next step is solved.
     retime: Callable[[float], tuple[dict[str, LoopPlan] | None, float]] | None = None
+    #: Wall-clock seconds spent building the model (Python), so callers can tell whether another step
+    #: still fits before a deadline on this machine.
+    build_seconds: float = 0.0
 
 
 def solve_neighbourhood(
@@ -50,6 +54,7 @@ def solve_neighbourhood(
     retime_unchanged: bool = False,
     defer_retime: bool = False,
     loops_only: bool = False,
+    deadline: float | None = None,
 ) -> SubResult:
     """Re-plan ``loops`` optimally (within the budget) around the seats already in ``ledger``.
 
@@ -61,8 +66,10 @@ def solve_neighbourhood(
     takes the earliest start that works, not the one that keeps the candidate's day short).
     ``defer_retime`` returns an improved answer before its idle-time pass, with the pass as
     ``SubResult.retime`` (not with ``retime_unchanged``). ``loops_only`` maximises the loops scheduled and
-    nothing else (an answer is then improved only when it places more loops).
+    nothing else (an answer is then improved only when it places more loops). ``deadline``
+    (``perf_counter()``): the solves stop by then, whatever ``wall_time`` says.
     """
+    began = perf_counter()
     builder = ModelBuilder(problem, calendars, ledger, loops, pools, banned)
     for loop in loops:
         builder.build_loop(loop)
@@ -92,20 +99,21 @@ def solve_neighbourhood(
     proto_hint.values.extend([int(value) for value in hint.values()])
     hint_main = sum(c * hint.get(v, 0) for c, v in main)
 
-    first = _run(builder, seed, deterministic_time * 0.8, wall_time, presolve=loops_only)
+    built = perf_counter() - began
+    first = _run(builder, seed, deterministic_time * 0.8, seconds_left(wall_time, deadline), presolve=loops_only)
     found = first.status_name in ("OPTIMAL", "FEASIBLE")
     unchanged = found and first.objective <= hint_main
     if not found or (unchanged and not retime_unchanged):
         # Nothing better on the tiers above idle time: keep the current plans untouched, which also
         # keeps reruns stable and skips the timing pass.
-        return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False)
+        return SubResult(dict(hints), first.status_name, first.deterministic_time, improved=False, build_seconds=built)
     if defer_retime and not unchanged:
         values = first.values
 
         def retime(wall: float) -> tuple[dict[str, LoopPlan] | None, float]:
             return _retimed(builder, values, seed, wall)
 
-        return SubResult(_extract(builder, values), "FEASIBLE", first.deterministic_time, True, retime)
+        return SubResult(_extract(builder, values), "FEASIBLE", first.deterministic_time, True, retime, built)
     if unchanged:
         # Re-time the current plans themselves: they stay unless the candidates' days get shorter.
         values = _values_of(model, hint)
@@ -113,13 +121,13 @@ def solve_neighbourhood(
         values = first.values
     # A problem solved whole (``retime_unchanged``) may use the rest of its budget to prove the days too.
     left = deterministic_time - first.deterministic_time if retime_unchanged else 0.0
-    shorter = shorten_days(builder, values, seed, wall_time, budget=max(RETIME_BUDGET, left))
+    shorter = shorten_days(builder, values, seed, seconds_left(wall_time, deadline), budget=max(RETIME_BUDGET, left))
     # Proven optimal only when the candidates' days are proven as short as they can be too.
     status = first.status_name if shorter.optimal else "FEASIBLE"
     det = first.deterministic_time + shorter.deterministic_time
     if unchanged and not shorter.improved:
-        return SubResult(dict(hints), status, det, improved=False)
-    return SubResult(_extract(builder, shorter.values), status, det, improved=True)
+        return SubResult(dict(hints), status, det, improved=False, build_seconds=built)
+    return SubResult(_extract(builder, shorter.values), status, det, improved=True, build_seconds=built)
 
 
 def retime_plans(

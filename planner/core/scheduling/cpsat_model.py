@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
+from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar, Week, grid_starts
 from planner.core.scheduling.greedy import RoundPools
@@ -355,6 +356,15 @@ def fairness_units(model, ledger: Ledger, assessor_week: dict, week_rooms: dict)
         terms += [(2 * (base + k) - 1, unit) for k, unit in enumerate(units, start=1)]
         units_by_key[key] = units
     return terms, units_by_key
+
+
+def seconds_left(wall_time: float, deadline: float | None) -> float:
+    """The wall-clock cap of a solve about to start: ``wall_time``, or less when ``deadline`` (a
+    ``perf_counter()`` value) comes sooner. Read after the model is built: building a big model can take a
+    good part of a short time limit, and a cap read before it let the solve run past the deadline."""
+    if deadline is None:
+        return wall_time
+    return min(wall_time, max(0.01, deadline - perf_counter()))
 
 
 def flat_solver(cp, seed: int, budget: float, wall_time: float):

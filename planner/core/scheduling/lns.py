@@ -255,6 +255,7 @@ def _improve_part(
             part,
             seed=seed,
             wall_time=_wall_left(deadline),
+            deadline=deadline,
         )
         if progress and matched is not final:
             figures = score(problem, matched, calendars)
@@ -287,6 +288,9 @@ def _improve_part_on(
     improved_any, all_optimal = False, True
 
     retiming: _Retiming | None = None
+    # Seconds per round that building a step's model has taken so far: a slower machine (or two parts
+    # building at once) must stop starting steps sooner to keep a time limit.
+    pace = BUILD_SECONDS_PER_ROUND
 
     def settle(group: tuple[int, ...] = ()) -> bool:
         """The pending idle-time pass into the plan, for the loops outside ``group`` whose new times still
@@ -311,7 +315,8 @@ def _improve_part_on(
         timing (one-week hiring event, 3 fixtures x 3 seeds: median 2.6 -> 2.1-2.35 s, the same loops, gap
         0.9 -> 0.5%). Returns whether the pass settled here changed the plan.
         """
-        nonlocal spent, steps, improved_any, all_optimal, retiming
+        nonlocal spent, steps, improved_any, all_optimal, retiming, pace
+        pace = max(pace, result.build_seconds / max(1, sum(len(loops[n].rounds) for n in group)))
         for n in group:
             current[n] = result.plans[loops[n].id]
             ledger.add_plan(current[n])
@@ -330,7 +335,7 @@ def _improve_part_on(
     # loop impossible).
     unplaced = [n for n in order if not current[n].scheduled] if count > 1 else []
     for n in unplaced:
-        if _time_for(problem, [n], deadline) and spent < budget:
+        if _time_for(problem, [n], deadline, pace) and spent < budget:
             take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
@@ -372,7 +377,7 @@ def _improve_part_on(
         above_seats = _above_seats(problem, current, calendars, part)
         while index < len(groups):
             group = groups[index]
-            if spent >= budget or not _time_for(problem, group, deadline):
+            if spent >= budget or not _time_for(problem, group, deadline, pace):
                 settle()
                 return LnsOutcome(current, spent, False, steps)
             # When a core is idle (the other part is done), solve the next group at the same time, on
@@ -417,7 +422,7 @@ def _improve_part_on(
                 result.improved
                 or moved
                 or budget - spent < STEP_BUDGET
-                or not _time_for(problem, groups[index], deadline)
+                or not _time_for(problem, groups[index], deadline, pace)
             ):
                 # Not usable: left to finish on its own (it frees its core when done), never read.
                 pending.append(ahead)
@@ -506,6 +511,7 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
         retime_unchanged=retime,
         defer_retime=not retime,
         loops_only=loops_only,
+        deadline=deadline,
     )
 
 
@@ -670,12 +676,15 @@ def _wall_left(deadline: float | None) -> float:
     return 30.0 if deadline is None else max(0.05, deadline - perf_counter())
 
 
-def _time_for(problem: Problem, group: list[int], deadline: float | None) -> bool:
-    """Whether a step over ``group`` can still be built and run before the wall-clock deadline."""
+def _time_for(
+    problem: Problem, group: list[int], deadline: float | None, pace: float = BUILD_SECONDS_PER_ROUND
+) -> bool:
+    """Whether a step over ``group`` can still be built and run before the wall-clock deadline, building
+    at ``pace`` seconds per round."""
     if deadline is None:
         return True
     rounds = sum(len(problem.loops[n].rounds) for n in group)
-    return deadline - perf_counter() > rounds * BUILD_SECONDS_PER_ROUND
+    return deadline - perf_counter() > rounds * pace
 
 
 def time_order(problem: Problem, part: list[int]) -> list[int]:
@@ -694,7 +703,7 @@ def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline):
             break
         wall = _wall_left(deadline)
         plans, used = reassign_people(
-            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall
+            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall, deadline=deadline
         )
         spent += used
         chunks += 1

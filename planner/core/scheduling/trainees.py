@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar
-from planner.core.scheduling.cpsat_model import add_caps
+from planner.core.scheduling.cpsat_model import add_caps, seconds_left
 from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem
@@ -44,12 +44,13 @@ def match_trainees(
     seed: int = 0,
     budget: float = MATCH_BUDGET,
     wall_time: float = 30.0,
+    deadline: float | None = None,
 ) -> tuple[list[LoopPlan], float]:
     """``plans`` with the trainees of the loops ``indices`` (default: all) re-chosen for the most seats.
 
     Never fewer seats than before: an answer that is not strictly better is not used, and then
     ``plans`` itself comes back (a plan that is already best is not reshuffled). Returns the plans and
-    the deterministic seconds spent.
+    the deterministic seconds spent. The solve stops by ``deadline`` (``perf_counter()``) too.
     """
     from ortools.sat.python import cp_model
 
@@ -68,7 +69,7 @@ def match_trainees(
     params.num_workers = 1
     params.random_seed = seed
     params.max_deterministic_time = budget
-    params.max_time_in_seconds = wall_time
+    params.max_time_in_seconds = seconds_left(wall_time, deadline)
     # Measured on the 200-loop benchmarks: without presolve and without a hint this model is proven in
     # 0.03-0.6 deterministic s; with presolve, or following the old seats first, it took 2-40x longer.
     params.cp_model_presolve = False
