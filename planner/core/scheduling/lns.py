@@ -234,7 +234,7 @@ def _improve_part(
             deadline is not None and deadline - perf_counter() < MATCH_BUILD_SECONDS_PER_LOOP * len(part)
         ):
             return outcome
-        # Neighbourhoods see six loops at a time. With the times settled, every person of the part is
+        # Neighbourhoods see seven loops at a time. With the times settled, every person of the part is
         # re-chosen at once (fair load first, then trainee seats; loops cannot change), and then the trainee
         # seats are matched over the whole part (times and assessors kept). On the one-week hiring event the
         # re-assignment takes 0.1-0.3 s and closes most of the trainee-seat gap (seed 1: 131 -> 135 seats).
