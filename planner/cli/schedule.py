@@ -15,8 +15,15 @@ PROGRESS_ROUNDS = 50
 
 
 def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    # One line whatever the input held (ids and names are the user's text).
+    click.echo(f"error: {' '.join(message.splitlines())}", err=True)
     sys.exit(2)
+
+
+def _positive_seconds(_ctx, _param, value: float | None) -> float | None:
+    if value is not None and not value > 0:  # also rejects nan
+        raise click.BadParameter(f"{value} is not a number of seconds greater than 0")
+    return value
 
 
 def _read_problem(path: Path) -> dict:
@@ -36,6 +43,11 @@ def _read_problem(path: Path) -> dict:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         _fail(f"{path}: is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+    except RecursionError:
+        _fail(f"{path}: is nested too deeply to be a problem file")
+    except ValueError as exc:  # an integer literal of thousands of digits
+        detail = "a number has too many digits" if "digits" in str(exc) else str(exc).split(":")[0]
+        _fail(f"{path}: is not valid JSON ({detail})")
     raise AssertionError("unreachable")
 
 
@@ -48,8 +60,21 @@ def _read_problem(path: Path) -> dict:
     default=None,
     help="Write the result JSON here instead of standard output.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the optimiser's search.")
-@click.option("--time-limit", type=float, default=None, help="Wall-clock cap in seconds (best plan so far).")
+# The optimiser (CP-SAT) takes a 32-bit seed.
+@click.option(
+    "--seed",
+    type=click.IntRange(-(2**31), 2**31 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the optimiser's search.",
+)
+@click.option(
+    "--time-limit",
+    type=float,
+    default=None,
+    callback=_positive_seconds,
+    help="Wall-clock cap in seconds (best plan so far).",
+)
 def schedule_command(problem_file: Path, output: Path | None, seed: int, time_limit: float | None) -> None:
     """Assign interviewers and times to the loops of PROBLEM.json and print the result JSON."""
     data = _read_problem(problem_file)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -25,8 +25,22 @@ from planner.core.scheduling.problem import (
     WorkingHours,
 )
 
-_HHMM = re.compile(r"^(\d{2}):(\d{2})$")
+_HHMM = re.compile(r"([0-9]{2}):([0-9]{2})")
 _DEFAULT_DAYS = frozenset(range(5))
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: Instants must fall in these (UTC) years: the calendar arithmetic needs days of room on either side.
+MIN_YEAR, MAX_YEAR = 1000, 9000
+#: The largest number any count, duration, gap or cap may have (keeps the optimiser's integers small).
+MAX_NUMBER = 1_000_000_000
+_JSON_TYPES = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+    type(None): "null",
+}
 
 
 class ProblemError(PlannerError):
@@ -40,7 +54,7 @@ def load_problem(data: Any) -> Problem:
         ``interviewers[3].timezone: unknown time zone 'Mars/Base'``.
     """
     doc = _mapping(data, "problem")
-    slot = _positive_int(doc.get("slot_minutes", 15), "slot_minutes")
+    slot = _positive_int(15 if doc.get("slot_minutes") is None else doc["slot_minutes"], "slot_minutes")
     catalogue = _catalogue(doc)
     people = _unique(
         [
@@ -60,12 +74,21 @@ def parse_instant(value: Any, where: str) -> datetime:
     """Parse an RFC 3339 timestamp that carries an offset (``Z`` or ``+hh:mm``)."""
     if not isinstance(value, str):
         raise ProblemError(f"{where}: expected an RFC 3339 date-time string, got {value!r}")
+    text = value.strip()
+    if text.endswith("z"):  # RFC 3339 allows a lower-case "z" (and "t"), fromisoformat only "Z"
+        text = text[:-1] + "Z"
     try:
-        moment = datetime.fromisoformat(value.strip())
+        moment = datetime.fromisoformat(text)
     except ValueError:
         raise ProblemError(f"{where}: {value!r} is not an RFC 3339 date-time") from None
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ProblemError(f"{where}: {value!r} has no UTC offset; add 'Z' or '+hh:mm'")
+    try:
+        year = moment.astimezone(UTC).year
+    except OverflowError:
+        year = 0
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise ProblemError(f"{where}: {value!r} is outside the supported years {MIN_YEAR} to {MAX_YEAR}")
     return moment
 
 
@@ -107,7 +130,7 @@ def _interviewer(item: Any, where: str, catalogue: frozenset[str] | None) -> Int
         norm = level.strip().lower().replace("_", "-") if isinstance(level, str) else level
         if norm not in TRAINING_LEVELS:
             raise ProblemError(
-                f"{where}.skills.{competency}: unknown training level {level!r} "
+                f"{where}.skills.{_key(competency)}: unknown training level {level!r} "
                 f"(use one of {', '.join(TRAINING_LEVELS)})"
             )
         skills[competency] = norm
@@ -135,10 +158,11 @@ def _working_hours(value: Any, where: str) -> WorkingHours:
     if value is None:
         return WorkingHours(9 * 60, 17 * 60, _DEFAULT_DAYS)
     obj = _mapping(value, where)
-    start = _clock(obj.get("start", "09:00"), f"{where}.start")
-    end = _clock(obj.get("end", "17:00"), f"{where}.end")
+    start_text, end_text = obj.get("start", "09:00"), obj.get("end", "17:00")
+    start = _clock(start_text, f"{where}.start")
+    end = _clock(end_text, f"{where}.end")
     if end <= start:
-        raise ProblemError(f"{where}: end {obj.get('end')!r} is not after start {obj.get('start')!r}")
+        raise ProblemError(f"{where}: end {end_text!r} is not after start {start_text!r}")
     days = _DEFAULT_DAYS
     if "days" in obj:
         names = obj["days"]
@@ -146,7 +170,9 @@ def _working_hours(value: Any, where: str) -> WorkingHours:
             raise ProblemError(f"{where}.days: expected a list such as ['mon', 'tue']")
         picked = set()
         for name in names:
-            key = name.strip().lower()[:3] if isinstance(name, str) else None
+            key = name.strip().lower() if isinstance(name, str) else None
+            if key in _DAY_NAMES:
+                key = key[:3]
             if key not in WEEKDAYS:
                 raise ProblemError(f"{where}.days: unknown day {name!r} (use mon, tue, wed, thu, fri, sat, sun)")
             picked.add(WEEKDAYS.index(key))
@@ -155,7 +181,7 @@ def _working_hours(value: Any, where: str) -> WorkingHours:
 
 
 def _clock(value: Any, where: str) -> int:
-    match = _HHMM.match(value) if isinstance(value, str) else None
+    match = _HHMM.fullmatch(value) if isinstance(value, str) else None
     if not match:
         raise ProblemError(f"{where}: expected a time as HH:MM, got {value!r}")
     hours, minutes = int(match.group(1)), int(match.group(2))
@@ -176,12 +202,14 @@ def _loop(item: Any, where: str, catalogue: frozenset[str] | None) -> Loop:
     )
     if not rounds:
         raise ProblemError(f"{where}.rounds: a loop needs at least one round")
-    candidate = _mapping(obj.get("candidate", {}), f"{where}.candidate")
+    candidate = _mapping({} if obj.get("candidate") is None else obj["candidate"], f"{where}.candidate")
     if "timezone" in candidate:
         _timezone(candidate["timezone"], f"{where}.candidate.timezone")
     gap = obj.get("max_gap_minutes")
-    if gap is not None and (not _is_int(gap) or gap < 0):
-        raise ProblemError(f"{where}.max_gap_minutes: expected a whole number of minutes >= 0, got {gap!r}")
+    if gap is not None and (not _is_int(gap) or not 0 <= gap <= MAX_NUMBER):
+        raise ProblemError(
+            f"{where}.max_gap_minutes: expected a whole number of minutes from 0 to {MAX_NUMBER}, got {gap!r}"
+        )
     team = obj.get("hiring_team")
     if team is not None and not isinstance(team, str):
         raise ProblemError(f"{where}.hiring_team: expected a string")
@@ -211,10 +239,11 @@ def _round(item: Any, where: str, catalogue: frozenset[str] | None) -> Round:
             raise ProblemError(f"{where}.competencies: unknown competency {competency!r}")
     count = _positive_int(obj.get("interviewers", 1), f"{where}.interviewers")
     outside = obj.get("outside_hiring_team", 0)
-    if not _is_int(outside) or outside < 0:
-        raise ProblemError(f"{where}.outside_hiring_team: expected a whole number >= 0, got {outside!r}")
-    if outside > count:
-        raise ProblemError(f"{where}.outside_hiring_team: {outside} is more than the round's {count} interviewers")
+    if not _is_int(outside) or not 0 <= outside <= MAX_NUMBER:
+        raise ProblemError(
+            f"{where}.outside_hiring_team: expected a whole number from 0 to {MAX_NUMBER}, got {outside!r}"
+        )
+    # More outside seats than interviewers is not structural: the loop stays unscheduled, with the reason.
     trainee = obj.get("trainee", False)
     if not isinstance(trainee, bool):
         raise ProblemError(f"{where}.trainee: expected true or false")
@@ -231,13 +260,18 @@ def _round(item: Any, where: str, catalogue: frozenset[str] | None) -> Round:
 # -- small shape helpers -------------------------------------------------------------------------
 
 
+def _key(name: str) -> str:
+    """A user's key as part of a field path: as is when plain, else quoted (so a message stays one line)."""
+    return name if re.fullmatch(r"[\w.-]+", name) else repr(name)
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise ProblemError(f"{where}: expected an object, got {type(value).__name__}")
+        raise ProblemError(f"{where}: expected an object, got {_JSON_TYPES.get(type(value), type(value).__name__)}")
     return value
 
 
@@ -255,7 +289,9 @@ def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
 
 
 def _opt_list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
-    value = obj.get(key) or []
+    value = obj.get(key)
+    if value is None:
+        return []
     if not isinstance(value, list):
         raise ProblemError(f"{where}.{key}: expected a list")
     return value
@@ -269,16 +305,16 @@ def _id(obj: Mapping[str, Any], where: str) -> str:
 
 
 def _positive_int(value: Any, where: str) -> int:
-    if not _is_int(value) or value <= 0:
-        raise ProblemError(f"{where}: expected a whole number greater than 0, got {value!r}")
+    if not _is_int(value) or not 0 < value <= MAX_NUMBER:
+        raise ProblemError(f"{where}: expected a whole number from 1 to {MAX_NUMBER}, got {value!r}")
     return value
 
 
 def _cap(value: Any, where: str) -> int | None:
     if value is None:
         return None
-    if not _is_int(value) or value < 0:
-        raise ProblemError(f"{where}: expected a whole number >= 0, got {value!r}")
+    if not _is_int(value) or not 0 <= value <= MAX_NUMBER:
+        raise ProblemError(f"{where}: expected a whole number from 0 to {MAX_NUMBER}, got {value!r}")
     return value
 
 
@@ -287,7 +323,7 @@ def _timezone(value: Any, where: str) -> str:
         raise ProblemError(f"{where}: expected an IANA time zone name such as 'Europe/Berlin'")
     try:
         ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a folder of zones such as 'America'
         raise ProblemError(f"{where}: unknown time zone {value!r}") from None
     return value
 

@@ -51,6 +51,12 @@ def test_writes_the_result_file_with_o(tmp_path):
             "interviewers[0].timezone: unknown time zone 'Mars/Base'",
         ),
         (json.dumps({**DOC, "loops": [DOC["loops"][0], DOC["loops"][0]]}).encode(), "duplicate id 'L'"),
+        (b'{"loops": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "is nested too deeply"),
+        (b'{"slot_minutes": ' + b"9" * 5000 + b"}", "a number has too many digits"),
+        (
+            json.dumps({**DOC, "interviewers": [{**DOC["interviewers"][0], "timezone": "America"}]}).encode(),
+            "unknown time zone 'America'",
+        ),
     ],
 )
 def test_bad_input_gives_one_sentence_and_exit_2(tmp_path, payload, message):
@@ -85,3 +91,28 @@ def test_unwritable_output_is_reported(tmp_path):
     outcome = _run(tmp_path, json.dumps(DOC).encode(), "-o", str(tmp_path / "missing" / "result.json"))
     assert outcome.exit_code == 2
     assert "cannot write the result" in outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--seed", str(2**40)], "Invalid value for '--seed'"),
+        (["--time-limit", "0"], "Invalid value for '--time-limit'"),
+        (["--time-limit", "nan"], "Invalid value for '--time-limit'"),
+    ],
+)
+def test_bad_options_are_usage_errors_not_tracebacks(tmp_path, extra, message):
+    """A seed the optimiser cannot take, or a time limit that is not positive, is a usage error (exit 2)."""
+    outcome = _run(tmp_path, json.dumps(DOC).encode(), *extra)
+    assert outcome.exit_code == 2
+    assert message in outcome.stderr
+    assert "Traceback" not in outcome.stderr
+
+
+def test_user_text_with_a_newline_keeps_the_error_on_one_line(tmp_path):
+    """A skill named with a line break is quoted in the field path, so the message stays one line."""
+    doc = {**DOC, "interviewers": [{**DOC["interviewers"][0], "skills": {"x\ny": "expert"}}]}
+    outcome = _run(tmp_path, json.dumps(doc).encode())
+    assert outcome.exit_code == 2
+    assert len(outcome.stderr.strip().splitlines()) == 1
+    assert "skills.'x\\ny': unknown training level 'expert'" in outcome.stderr

@@ -107,3 +107,47 @@ def test_problem_error_is_a_planner_error():
     assert issubclass(ProblemError, PlannerError)
     with pytest.raises(PlannerError):
         load_problem([])
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (["interviewers", 0, "timezone"], "America", "unknown time zone 'America'"),  # a folder of zones
+        (["interviewers", 0, "working_hours"], {"start": "09:00\n"}, "expected a time as HH:MM"),
+        (["interviewers", 0, "working_hours"], {"start": "\u0660\u0669:00"}, "expected a time as HH:MM"),
+        (["interviewers", 0, "working_hours"], {"days": ["monkey"]}, "unknown day 'monkey'"),
+        (["interviewers", 0, "busy"], {}, "interviewers[0].busy: expected a list"),
+        (["interviewers", 0, "existing"], 0, "interviewers[0].existing: expected a list"),
+        (["loops", 0, "windows", 0, "start"], "0001-01-01T00:00:00+01:00", "outside the supported years"),
+        (["loops", 0, "windows", 0, "end"], "9999-12-31T23:59:00-01:00", "outside the supported years"),
+        (["loops", 0, "rounds", 0, "interviewers"], 2**70, "loops[0].rounds[0].interviewers: expected a whole"),
+        (["loops", 0, "rounds", 0, "minutes"], 10**10, "loops[0].rounds[0].minutes: expected a whole number"),
+        (["loops", 0, "max_gap_minutes"], 2**70, "loops[0].max_gap_minutes: expected a whole number"),
+        (["interviewers", 0, "max_per_week"], 2**70, "interviewers[0].max_per_week: expected a whole number"),
+        (["loops", 0, "candidate"], [], "loops[0].candidate: expected an object, got a list"),
+        (["interviewers", 0], None, "interviewers[0]: expected an object, got null"),
+        (["interviewers", 0, "working_hours"], {"start": "24:00"}, "end '17:00' is not after start '24:00'"),
+    ],
+)
+def test_more_structural_errors_are_clear(path, value, message):
+    """Zone folders, sloppy clock or day text, non-list calendars, dates the calendar arithmetic cannot
+    reach and numbers too large for the optimiser are structural errors with one sentence, not crashes."""
+    with pytest.raises(ProblemError) as caught:
+        load_problem(_broken(path, value))
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_lenient_but_valid_forms_load():
+    """Lower-case 'z' and 't' (RFC 3339 allows them), full day names, null for optional fields, and more
+    outside-team seats than interviewers (a reason for the solver, not a structural error) all load."""
+    doc = _broken(["loops", 0, "windows", 0], {"start": "2026-12-08t16:00:00z", "end": "2026-12-09T01:00:00Z"})
+    doc["interviewers"][0]["working_hours"] = {"days": ["Monday", "tue", "SUNDAY"]}
+    doc["slot_minutes"] = None
+    doc["loops"][0]["candidate"] = None
+    doc["loops"][0]["rounds"][0]["outside_hiring_team"] = 2
+    prob = load_problem(doc)
+    assert prob.loops[0].windows[0].start % 1440 == 16 * 60
+    assert prob.interviewers[0].working_hours.days == frozenset({0, 1, 6})
+    assert prob.slot_minutes == 15
+    assert prob.loops[0].rounds[0].outside_hiring_team == 2
