@@ -73,6 +73,67 @@ def _utc_minute(moment: datetime) -> int:
     return int((moment - _EPOCH).total_seconds() // 60)
 
 
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+_EPOCH_ORDINAL = _NAIVE_EPOCH.toordinal()
+_NOON = time(12)
+
+
+def _minute_at_offset(local: datetime, offset: timedelta, round_up: bool = False) -> int:
+    """The UTC minute at which a naive local wall-clock time occurs under a given UTC offset.
+
+    Offsets with seconds (local mean times of old dates) fall between minutes: starts round up, ends down.
+    """
+    seconds = int(((local - _NAIVE_EPOCH) - offset).total_seconds())
+    return -(-seconds // 60) if round_up else seconds // 60
+
+
+def _offset_at(minute: int, zone: ZoneInfo) -> timedelta:
+    return (_EPOCH + timedelta(minutes=minute)).astimezone(zone).utcoffset() or timedelta(0)
+
+
+def _day_spans(day: date, hours, zone: ZoneInfo, offset: timedelta | None = None) -> list[tuple[int, int]]:
+    """UTC minutes ``[lo, hi)`` at which the wall clock in ``zone`` reads a time of ``day`` within ``hours``.
+
+    Usually one span. On a day the clocks change, the wall clock decides: a start or end inside the skipped
+    hour moves to the change itself (not an hour past it), and when the clocks go back only the instants
+    whose local time lies within the hours count (so the span can come in two pieces), as the checker of
+    results reads them. ``offset``, when given, is the zone's offset all day long (no change that day).
+    """
+    if offset is not None:
+        base = (day.toordinal() - _EPOCH_ORDINAL) * 86400 - int(offset.total_seconds())
+        return [(-(-(base + hours.start * 60) // 60), (base + hours.end * 60) // 60)]
+    start = datetime.combine(day, time(hours.start // 60, hours.start % 60))
+    end_clock = hours.end % 1440
+    end = datetime.combine(day + timedelta(days=hours.end // 1440), time(end_clock // 60, end_clock % 60))
+    offsets = {moment.replace(tzinfo=zone, fold=fold).utcoffset() for moment in (start, end) for fold in (0, 1)}
+    if len(offsets) == 1:
+        (offset,) = offsets
+        return [(_minute_at_offset(start, offset, True), _minute_at_offset(end, offset))]
+    # The wall clock reads t + before until the change and t + after from it on; a day around the candidate
+    # instants makes sure the change found is the one that matters (at most one change in three days).
+    lo = min(_utc_minute(start.replace(tzinfo=zone, fold=fold)) for fold in (0, 1)) - 1440
+    hi = max(_utc_minute(end.replace(tzinfo=zone, fold=fold)) for fold in (0, 1)) + 1440
+    before, after = _offset_at(lo, zone), _offset_at(hi - 1, zone)
+    if before == after:
+        return [(_minute_at_offset(start, before, True), _minute_at_offset(end, before))]
+    early, late = lo, hi - 1  # the first minute under the new offset lies in (early, late]
+    while late - early > 1:
+        middle = (early + late) // 2
+        if _offset_at(middle, zone) == before:
+            early = middle
+        else:
+            late = middle
+    change = late
+    pieces = [
+        (_minute_at_offset(start, before, True), min(_minute_at_offset(end, before), change)),
+        (max(_minute_at_offset(start, after, True), change), _minute_at_offset(end, after)),
+    ]
+    pieces = [(a, b) for a, b in pieces if b > a]
+    if len(pieces) == 2 and pieces[0][1] >= pieces[1][0]:
+        pieces = [(pieces[0][0], max(pieces[0][1], pieces[1][1]))]
+    return pieces
+
+
 def _working_spans(person: Interviewer, horizon: Span) -> list[tuple[int, int, date]]:
     zone = ZoneInfo(person.timezone)
     hours = person.working_hours
@@ -80,16 +141,19 @@ def _working_spans(person: Interviewer, horizon: Span) -> list[tuple[int, int, d
     last = minute_to_local(horizon.end, person.timezone).date() + timedelta(days=1)
     spans = []
     day = first
+    # One offset at the noons before, of and after a day means the clocks do not change anywhere near it (at
+    # most one change in two days): its span is plain arithmetic, and only days near a change take the
+    # careful path.
+    before = datetime.combine(day - timedelta(days=1), _NOON, tzinfo=zone).utcoffset()
+    today = datetime.combine(day, _NOON, tzinfo=zone).utcoffset()
     while day <= last:
+        after = datetime.combine(day + timedelta(days=1), _NOON, tzinfo=zone).utcoffset()
         if day.weekday() in hours.days:
-            start = datetime.combine(day, time(hours.start // 60, hours.start % 60), tzinfo=zone)
-            end_day = day + timedelta(days=hours.end // 1440)
-            end_clock = hours.end % 1440
-            end = datetime.combine(end_day, time(end_clock // 60, end_clock % 60), tzinfo=zone)
-            lo, hi = _utc_minute(start), _utc_minute(end)
-            if hi > lo and hi > horizon.start and lo < horizon.end:
-                spans.append((lo, hi, day))
+            for lo, hi in _day_spans(day, hours, zone, today if before == today == after else None):
+                if hi > lo and hi > horizon.start and lo < horizon.end:
+                    spans.append((lo, hi, day))
         day += timedelta(days=1)
+        before, today = today, after
     return spans
 
 

@@ -8,6 +8,7 @@ bookings by other loops. The first rule that blocks a round is the reason; relax
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 
 from planner.core.scheduling.availability import Calendar, build_calendar, grid_starts, minute_to_local
 from planner.core.scheduling.greedy import RoundPools, pick_panel
@@ -44,6 +45,9 @@ def explain_unscheduled(
         return LoopPlan(
             loop_id, reason=f"the rounds need {total} minutes but {held}", fixes=tuple(_room_fixes(loop, room))
         )
+    short = _short_of_people(loop, pools[loop.id])
+    if short is not None:
+        return LoopPlan(loop_id, reason=short[0], fixes=tuple(short[1]))
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
     return LoopPlan(
         loop_id,
@@ -51,6 +55,35 @@ def explain_unscheduled(
         f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
         fixes=tuple(fixes or ["widen the candidate's windows"]),
     )
+
+
+#: Loops with more rounds than this only get the whole loop checked for enough different people.
+_SUBSET_ROUNDS = 10
+
+
+def _short_of_people(loop: Loop, pools: dict[str, RoundPools]):
+    """Reason and fixes when some rounds together need more different assessors than are qualified for them.
+
+    Nobody sits twice in one loop, so rounds whose seats outnumber the people qualified for any of them can
+    never all be staffed, however free those people are.
+    """
+    rounds = list(loop.rounds)
+    # The fewest rounds first: the reason then names just the rounds that compete for the same people.
+    sizes = range(2, len(rounds) + 1) if len(rounds) <= _SUBSET_ROUNDS else (len(rounds),)
+    for size in sizes:
+        for group in combinations(rounds, size):
+            people = {p.id for rnd in group for p in pools[rnd.id].assessors}
+            seats = sum(rnd.interviewers for rnd in group)
+            if seats > len(people):
+                names = ", ".join(f"'{rnd.id}'" for rnd in group)
+                which = "the rounds" if size == len(rounds) else f"rounds {names}"
+                verb = "is" if len(people) == 1 else "are"
+                return (
+                    f"{which} need {seats} different interviewers (nobody sits twice in a loop) but only "
+                    f"{len(people)} {verb} qualified for them",
+                    [f"qualify {seats - len(people)} more interviewer(s) for {names}", "split the loop in two"],
+                )
+    return None
 
 
 def _room_fixes(loop: Loop, room: int) -> list[str]:
@@ -74,6 +107,15 @@ def _room_fixes(loop: Loop, room: int) -> list[str]:
 
 def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, pools: RoundPools):
     slot = problem.slot_minutes
+    if rnd.outside_hiring_team > rnd.interviewers:
+        return (
+            f"it asks for {rnd.outside_hiring_team} interviewers from outside the hiring team but has only "
+            f"{rnd.interviewers} seats",
+            [
+                f"lower outside_hiring_team of round '{rnd.id}' to {rnd.interviewers}",
+                f"raise interviewers of round '{rnd.id}' to {rnd.outside_hiring_team}",
+            ],
+        )
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in problem.interviewers):
             trainees = [p.id for p in problem.interviewers if p.is_trainee_in(competency)]

@@ -153,20 +153,26 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     return errors
 
 
-def _local_minutes(moment: datetime) -> int:
-    return moment.hour * 60 + moment.minute
-
-
 def _inside_working_hours(person: Interviewer, start: datetime, end: datetime) -> bool:
+    """Whether every instant of ``[start, end)`` reads, on the person's wall clock, a time of one working
+    day within the working hours (an end at the next local midnight is fine when the hours end at 24:00)."""
     zone = ZoneInfo(person.timezone)
-    local_start, local_end = start.astimezone(zone), end.astimezone(zone)
     hours = person.working_hours
-    if local_start.weekday() not in hours.days or _local_minutes(local_start) < hours.start:
+    local_start = start.astimezone(zone)
+    if local_start.weekday() not in hours.days:
         return False
-    if local_end.date() == local_start.date():
-        return _local_minutes(local_end) <= hours.end
-    # Only an end exactly at the next local midnight can belong to the same working day ("24:00").
-    return (local_end.date() - local_start.date()).days == 1 and _local_minutes(local_end) == 0 and hours.end == 1440
+    last = end - timedelta(microseconds=1)
+    moments = [start, last]
+    if last > start and local_start.utcoffset() != last.astimezone(zone).utcoffset():
+        # The clocks change during the interview, so the wall clock jumps: look at every minute.
+        steps = int((last - start) // timedelta(minutes=1))
+        moments += [start + timedelta(minutes=n) for n in range(1, steps + 1)]
+    for moment in moments:
+        local = moment.astimezone(zone)
+        clock = local.hour * 60 + local.minute + (local.second + local.microsecond / 1e6) / 60
+        if local.date() != local_start.date() or not hours.start <= clock < hours.end:
+            return False
+    return True
 
 
 def _check_person(person: Interviewer, person_seats: list) -> list[str]:

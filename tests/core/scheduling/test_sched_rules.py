@@ -221,3 +221,76 @@ def test_window_shorter_than_a_round_is_explained():
     )
     assert result["loops"][0]["reason"].startswith("round 'r': it lasts 90 minutes but no candidate window")
     assert result["loops"][0]["fixes"] == ["lengthen a candidate window"]
+
+
+EVERY_DAY = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def _new_yorker(start: str, end: str) -> dict:
+    hours = {"start": start, "end": end, "days": EVERY_DAY}
+    return person("ny", {"x": "qualified"}, timezone="America/New_York", working_hours=hours)
+
+
+def test_working_hours_are_read_on_the_wall_clock_when_the_clocks_change():
+    """New York skips 02:00-03:00 on Sun 8 Mar 2026 (07:00Z) and repeats 01:00-02:00 on Sun 1 Nov (06:00Z).
+
+    Hours ending at 02:30 end at the change (not at 03:30 EDT); hours starting at 02:30 start at the change
+    (not at 03:30 EDT); hours starting at 01:30 on the repeated night do not include the second 01:00-01:30.
+    """
+    cases = [
+        ("00:00", "02:30", ("2026-03-08T06:00:00Z", "2026-03-08T07:00:00Z"), 60, "scheduled"),
+        ("00:00", "02:30", ("2026-03-08T07:00:00Z", "2026-03-08T08:00:00Z"), 30, "unscheduled"),
+        ("02:30", "03:30", ("2026-03-08T07:00:00Z", "2026-03-08T07:30:00Z"), 30, "scheduled"),
+        ("01:30", "03:00", ("2026-11-01T06:00:00Z", "2026-11-01T06:30:00Z"), 30, "unscheduled"),
+        ("01:30", "03:00", ("2026-11-01T05:30:00Z", "2026-11-01T06:00:00Z"), 30, "scheduled"),
+        ("01:30", "03:00", ("2026-11-01T06:30:00Z", "2026-11-01T08:00:00Z"), 90, "scheduled"),
+        ("00:00", "24:00", ("2026-11-01T04:00:00Z", "2026-11-02T05:00:00Z"), 1500, "scheduled"),  # a 25-hour day
+    ]
+    for start, end, window, minutes, status in cases:
+        result = _solve(problem([_new_yorker(start, end)], [loop("c", [rnd("r", ["x"], minutes=minutes)], [window])]))
+        assert result["loops"][0]["status"] == status, (start, end, window)
+
+
+def test_validator_reads_every_minute_on_the_wall_clock():
+    """An interview ending exactly at the spring change is inside hours that end at 02:30; one after is not."""
+    window = ("2026-03-08T05:00:00Z", "2026-03-08T09:00:00Z")
+    prob = load_problem(problem([_new_yorker("00:00", "02:30")], [loop("c", [rnd("r", ["x"])], [window])]))
+
+    def document(start: str, end: str) -> dict:
+        interview = {"round": "r", "start": start, "end": end, "interviewers": ["ny"], "trainees": []}
+        stats = {"scheduled": 1, "unscheduled": 0, "load_sum_squares": 1, "max_load": 1, "trainee_seats": 0}
+        return {"loops": [{"id": "c", "status": "scheduled", "interviews": [interview]}], "stats": stats}
+
+    assert validate(prob, document("2026-03-08T06:00:00Z", "2026-03-08T07:00:00Z")) == []
+    assert validate(prob, document("2026-03-08T06:30:00Z", "2026-03-08T07:30:00Z")) == [
+        "loop 'c' round 'r': outside the working hours of 'ny'"
+    ]
+
+
+def test_more_outside_seats_than_interviewers_is_explained():
+    """outside_hiring_team above the round's interviewers leaves that loop unscheduled with the reason."""
+    people = [person(f"p{n}", {"x": "qualified"}) for n in range(4)]
+    window = [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")]
+    result = _solve(
+        problem(
+            people,
+            [
+                loop("c", [rnd("r", ["x"], outside_hiring_team=3)], window),
+                loop("d", [rnd("r", ["x"], interviewers=2, outside_hiring_team=1)], window),
+            ],
+        )
+    )
+    assert _status(result) == {"c": "unscheduled", "d": "scheduled"}
+    assert result["loops"][0]["reason"] == (
+        "round 'r': it asks for 3 interviewers from outside the hiring team but has only 1 seats"
+    )
+
+
+def test_rounds_needing_more_different_people_than_exist_are_explained():
+    """Nobody sits twice in a loop: two rounds only one person can assess are reported as such."""
+    people = [person("a", {"x": "qualified"}), person("z", {"y": "qualified"})]
+    rounds = [rnd("r1", ["y"]), rnd("r2", ["y"]), rnd("r3", ["x"])]
+    result = _solve(problem(people, [loop("c", rounds, [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
+    assert result["loops"][0]["reason"] == (
+        "rounds 'r1', 'r2' need 2 different interviewers (nobody sits twice in a loop) but only 1 is qualified for them"
+    )
