@@ -131,6 +131,7 @@ def place_loop(problem: Problem, loop: Loop, ledger: Ledger, pools: dict[str, Ro
     slot = problem.slot_minutes
     shortest = min(r.minutes for r in loop.rounds)
     order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
+    answers = _Answers(loop, ledger, pools)
     tried: set[int] = set()
     for window in loop.windows:
         for g in grid_starts(window.start, window.end, shortest, slot):
@@ -138,13 +139,50 @@ def place_loop(problem: Problem, loop: Loop, ledger: Ledger, pools: dict[str, Ro
             if start in tried:
                 continue
             tried.add(start)
-            plan = _pack_from(problem, loop, window.end, start, ledger, pools, order)
+            plan = _pack_from(problem, loop, window.end, start, answers, order)
             if plan is not None:
                 return plan
     return None
 
 
-def _pack_from(problem, loop, window_end, first_start, ledger, pools, order) -> LoopPlan | None:
+class _Answers:
+    """``pick_panel`` answers while one loop is placed, and the grid starts known not to work.
+
+    The ledger does not change while ``place_loop`` tries its first starts, so whether a round can be staffed
+    at a start (with the loop's people so far excluded) is asked once; starts known to fail are jumped over.
+    Without this, a loop that cannot be packed costs the square of its grid starts (slot 1, a two-day window:
+    minutes instead of a fraction of a second). The answers are the same, so the plan is too.
+    """
+
+    def __init__(self, loop: Loop, ledger: Ledger, pools: dict[str, RoundPools]) -> None:
+        self.loop, self.ledger, self.pools = loop, ledger, pools
+        self.panels: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+        self.failed: dict[tuple, dict[int, int]] = {}  # (round, excluded) -> {grid index: next one to ask}
+
+    def panel(self, rnd: Round, g: int, slot: int, excluded: frozenset[str]):
+        key = (rnd.id, g, excluded)
+        if key not in self.panels:
+            self.panels[key] = pick_panel(rnd, self.loop, g * slot, self.ledger, self.pools[rnd.id], set(excluded))
+        return self.panels[key]
+
+    def next_to_ask(self, rnd: Round, excluded: frozenset[str], g: int) -> int:
+        """The first grid index from ``g`` on not known to fail for ``rnd``."""
+        failed = self.failed.get((rnd.id, excluded))
+        if not failed:
+            return g
+        path = []
+        while g in failed:
+            path.append(g)
+            g = failed[g]
+        for index in path:  # later questions from these indexes jump straight here
+            failed[index] = g
+        return g
+
+    def fail(self, rnd: Round, excluded: frozenset[str], g: int) -> None:
+        self.failed.setdefault((rnd.id, excluded), {})[g] = g + 1
+
+
+def _pack_from(problem, loop, window_end, first_start, answers: _Answers, order) -> LoopPlan | None:
     slot = problem.slot_minutes
     gap = loop.max_gap_minutes
     remaining = list(order)
@@ -153,20 +191,31 @@ def _pack_from(problem, loop, window_end, first_start, ledger, pools, order) -> 
     cursor = first_start
     while remaining:
         latest = window_end if gap is None or not interviews else min(window_end, cursor + gap)
+        first = -(-cursor // slot)
+        last = latest // slot
+        if not interviews:  # the first round starts at first_start itself
+            last = min(last, first)
+        excluded = frozenset(used)
+        # Starts are taken in time order and, at each start, rounds in ``order``: the earliest start at which
+        # any remaining round can be staffed wins, ties going to the first round in order.
+        ask = {rnd.id: answers.next_to_ask(rnd, excluded, first) for rnd in remaining}
         placed = None
-        g = -(-cursor // slot)
-        while placed is None and g * slot <= latest:
-            start = g * slot
-            if not interviews and start != first_start:
+        while placed is None:
+            g = min(ask.values(), default=last + 1)
+            if g > last:
                 break
             for rnd in remaining:
-                if start + rnd.minutes > window_end:
+                if ask[rnd.id] != g:
                     continue
-                panel = pick_panel(rnd, loop, start, ledger, pools[rnd.id], used)
+                if g * slot + rnd.minutes > window_end:
+                    ask[rnd.id] = last + 1  # no later start in this window fits it either
+                    continue
+                panel = answers.panel(rnd, g, slot, excluded)
                 if panel is not None:
-                    placed = (rnd, start, panel)
+                    placed = (rnd, g * slot, panel)
                     break
-            g += 1
+                answers.fail(rnd, excluded, g)
+                ask[rnd.id] = answers.next_to_ask(rnd, excluded, g + 1)
         if placed is None:
             return None
         rnd, start, (assessors, trainees) = placed

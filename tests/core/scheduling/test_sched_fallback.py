@@ -3,9 +3,9 @@
 import sys
 
 import pytest
-from core.scheduling.schedbuild import random_problem
+from core.scheduling.schedbuild import loop, person, problem, random_problem, rnd
 
-from planner.core.scheduling import load_problem, repair, solution_to_dict, solve, validate
+from planner.core.scheduling import greedy, load_problem, repair, solution_to_dict, solve, validate
 
 
 @pytest.fixture
@@ -36,3 +36,20 @@ def test_fallback_repair_stays_valid(no_ortools):
         for interview in entry.get("interviews", []):
             fixed = repair(prob, result, entry["id"], interview["round"], interview["interviewers"][0])
             assert validate(prob, fixed) == []
+
+
+def test_first_fit_asks_each_start_once_for_a_loop_it_cannot_pack(monkeypatch):
+    """First-fit tries every first start of a loop; one whose second round can never be staffed used to
+    re-ask every later start for each of them (slot 1, a two-day window: 4 million questions, 16 s)."""
+    every_day = {"start": "00:00", "end": "24:00", "days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]}
+    busy = [{"start": "2026-12-01T00:00:00Z", "end": "2026-12-20T00:00:00Z"}]
+    people = [person(f"a{n}", {"x": "qualified"}, working_hours=every_day) for n in range(10)]
+    people += [person(f"b{n}", {"y": "qualified"}, working_hours=every_day, busy=busy) for n in range(5)]
+    rounds = [rnd("a", ["x"], minutes=30), rnd("b", ["y"], minutes=30)]
+    doc = problem(people, [loop("c", rounds, [("2026-12-07T00:00:00Z", "2026-12-09T00:00:00Z")])], slot=1)
+    asked = []
+    real = greedy.pick_panel
+    monkeypatch.setattr(greedy, "pick_panel", lambda *args: asked.append(args[2]) or real(*args))
+    result = solution_to_dict(solve(load_problem(doc), improve=False))
+    assert result["loops"][0]["status"] == "unscheduled"
+    assert len(asked) < 3 * 2 * 24 * 60  # about once per round and start (was about 4 million)
