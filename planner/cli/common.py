@@ -20,8 +20,13 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def describe_db_error(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    lines = (str(orig) if orig else str(exc)).strip().splitlines()
+    detail = lines[0] if lines else type(exc).__name__
+    # SQLite says "no such table: x", PostgreSQL 'relation "x" does not exist': the schema is missing.
+    if "no such table" in detail or ("relation" in detail and "does not exist" in detail):
+        return f"The database has no tables yet ({detail}); run 'planner db upgrade' first."
     if isinstance(exc, OperationalError):
-        detail = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         return f"The database cannot be reached ({detail})."
     return f"The database refused the operation ({type(exc).__name__})."
 

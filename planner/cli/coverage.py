@@ -6,7 +6,10 @@ import json
 
 import click
 
-from planner.cli.common import clear_errors, get_app
+from planner.cli.common import clear_errors, fail, get_app
+
+#: The largest id SQLite and PostgreSQL (bigint) can store.
+MAX_ID = 2**63 - 1
 
 STATUS_WORDS = {"gap": "GAP", "thin": "THIN", "ok": "ok", "over": "over"}
 
@@ -78,6 +81,8 @@ def coverage_command(posting_id: int, as_json: bool) -> None:
     """Show how the loop plan of POSTING_ID covers the posting's competencies."""
     from planner.queries.coverage import get_posting_coverage
 
+    if not 0 <= posting_id <= MAX_ID:  # beyond what a database id can hold: ask no database
+        fail(f"There is no posting #{posting_id}.")
     app = get_app()
     with app.extensions["planner.sessionmaker"]() as session:
         view = get_posting_coverage(session, posting_id)

@@ -66,3 +66,19 @@ def test_unknown_posting_is_one_sentence(database_url, committed_db):
     assert result.stderr.strip() == "Error: There is no posting #424242."
     bad = _run("abc", url=database_url)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_posting_id_beyond_any_database_id_is_one_sentence(database_url):
+    """An id larger than a 64-bit integer is not sent to the database (SQLite would raise OverflowError)."""
+    result = _run(str(2**63), url=database_url)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"Error: There is no posting #{2**63}."
+
+
+def test_database_without_tables_says_to_upgrade(tmp_path):
+    """A database that was never migrated is named as such, with the command that sets it up."""
+    result = _run("1", url=f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "has no tables yet" in result.stderr and "planner db upgrade" in result.stderr
