@@ -14,8 +14,8 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 
 def fail(message: str, code: int = 2) -> None:
-    """Print one sentence on standard error and exit."""
-    click.echo(f"Error: {message}", err=True)
+    """Print one sentence on standard error and exit (one line, whatever user text the message quotes)."""
+    click.echo(f"Error: {' '.join(message.splitlines())}", err=True)
     sys.exit(code)
 
 

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
+from planner.cli.common import fail
 from planner.core.scheduling import ProblemError, load_problem, solution_to_dict, solve
 
 #: Inputs with more rounds than this get progress lines on standard error.
 PROGRESS_ROUNDS = 50
-
-
-def _fail(message: str) -> None:
-    # One line whatever the input held (ids and names are the user's text).
-    click.echo(f"error: {' '.join(message.splitlines())}", err=True)
-    sys.exit(2)
 
 
 def _positive_seconds(_ctx, _param, value: float | None) -> float | None:
@@ -30,24 +24,24 @@ def _read_problem(path: Path) -> dict:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        _fail(f"{path}: no such file")
+        fail(f"{path}: no such file")
     except IsADirectoryError:
-        _fail(f"{path}: is a directory, not a problem file")
+        fail(f"{path}: is a directory, not a problem file")
     except OSError as exc:
-        _fail(f"{path}: cannot be read ({exc.strerror or exc})")
+        fail(f"{path}: cannot be read ({exc.strerror or exc})")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        _fail(f"{path}: is not UTF-8 text (bad byte at position {exc.start})")
+        fail(f"{path}: is not UTF-8 text (bad byte at position {exc.start})")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        _fail(f"{path}: is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
+        fail(f"{path}: is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")
     except RecursionError:
-        _fail(f"{path}: is nested too deeply to be a problem file")
+        fail(f"{path}: is nested too deeply to be a problem file")
     except ValueError as exc:  # an integer literal of thousands of digits
         detail = "a number has too many digits" if "digits" in str(exc) else str(exc).split(":")[0]
-        _fail(f"{path}: is not valid JSON ({detail})")
+        fail(f"{path}: is not valid JSON ({detail})")
     raise AssertionError("unreachable")
 
 
@@ -81,7 +75,7 @@ def schedule_command(problem_file: Path, output: Path | None, seed: int, time_li
     try:
         problem = load_problem(data)
     except ProblemError as exc:
-        _fail(f"{problem_file}: {exc}")
+        fail(f"{problem_file}: {exc}")
     rounds = sum(len(loop.rounds) for loop in problem.loops)
     progress = (lambda line: click.echo(line, err=True)) if rounds > PROGRESS_ROUNDS else None
     solution = solve(problem, seed=seed, time_limit=time_limit, progress=progress)
@@ -92,7 +86,7 @@ def schedule_command(problem_file: Path, output: Path | None, seed: int, time_li
         try:
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
-            _fail(f"{output}: cannot write the result ({exc.strerror or exc})")
+            fail(f"{output}: cannot write the result ({exc.strerror or exc})")
 
 
 if __name__ == "__main__":  # pragma: no cover - lets the command run before it is registered

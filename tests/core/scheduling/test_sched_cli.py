@@ -66,6 +66,7 @@ def test_bad_input_gives_one_sentence_and_exit_2(tmp_path, payload, message):
     assert outcome.exit_code == 2
     assert message in outcome.stderr
     assert len(outcome.stderr.strip().splitlines()) == 1
+    assert outcome.stderr.startswith("Error: ")  # as every other command says it
     assert "Traceback" not in outcome.stderr
     assert not target.exists()
 
