@@ -7,10 +7,12 @@ bookings by other loops. The first rule that blocks a round is the reason; relax
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import defaultdict
 from dataclasses import replace
 from itertools import combinations
 
-from planner.core.scheduling.availability import Calendar, build_calendar, grid_starts, minute_to_local
+from planner.core.scheduling.availability import Calendar, FreeBlock, build_calendar, grid_starts, minute_to_local
 from planner.core.scheduling.greedy import RoundPools, pick_panel
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interviewer, Loop, LoopPlan, Problem, Round, Span, is_outside
@@ -131,7 +133,8 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
             f"it lasts {rnd.minutes} minutes but no candidate window holds that on the {slot}-minute grid",
             ["lengthen a candidate window"],
         )
-    with_time = [p for p in pools.assessors if _has_working_time(calendars[p.id], starts, rnd.minutes)]
+    fitting = {p.id: _fitting_blocks(calendars[p.id], loop.windows, rnd.minutes, slot) for p in pools.assessors}
+    with_time = [p for p in pools.assessors if fitting[p.id]]
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in with_time):
             holders = [p for p in pools.assessors if p.is_qualified(competency)]
@@ -139,11 +142,11 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
                 f"no interviewer qualified in '{competency}' is free inside the candidate's windows",
                 _widen_fixes(problem, loop, rnd, holders),
             )
-    room = [p for p in with_time if _has_room(calendars[p.id], ledger, p.id, starts, rnd.minutes)]
+    room = [p for p in with_time if _has_room(calendars[p.id], ledger, p.id, fitting[p.id])]
     for competency in rnd.competencies:
         if not any(p.is_qualified(competency) for p in room):
             capped = [p for p in with_time if p.is_qualified(competency)]
-            kind = _cap_kind(capped, calendars, ledger, starts, rnd.minutes)
+            kind = _cap_kind(capped, calendars, ledger, fitting)
             return (
                 f"the people qualified in '{competency}' who are free then are all at their {kind} cap",
                 [f"relax the {kind} cap of {p.id}" for p in capped[:3]],
@@ -177,15 +180,27 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
     return None
 
 
-def _has_working_time(calendar: Calendar, starts: list[int], minutes: int) -> bool:
-    return any(calendar.block_for(s, s + minutes) is not None for s in starts)
+def _fitting_blocks(calendar: Calendar, windows, minutes: int, slot: int) -> list[FreeBlock]:
+    """The person's free blocks that hold a grid start of a ``minutes`` round inside one of ``windows``.
+
+    Found from the windows' own blocks (bisect), not by asking every grid start of every window: for a
+    200-loop problem with 42 loops unscheduled that was most of the time spent explaining them.
+    """
+    blocks, starts = calendar.blocks, calendar.block_starts
+    found = []
+    for window in windows:
+        index = max(0, bisect_right(starts, window.start) - 1)
+        while index < len(blocks) and blocks[index].start < window.end:
+            block = blocks[index]
+            if grid_starts(max(block.start, window.start), min(block.end, window.end), minutes, slot):
+                found.append(block)
+            index += 1
+    return found
 
 
-def _has_room(calendar: Calendar, ledger: Ledger, person_id: str, starts: list[int], minutes: int) -> bool:
-    for start in starts:
-        block = calendar.block_for(start, start + minutes)
-        if block is None:
-            continue
+def _has_room(calendar: Calendar, ledger: Ledger, person_id: str, blocks: list[FreeBlock]) -> bool:
+    """Whether the day and week of one of ``blocks`` still have room for a seat."""
+    for block in blocks:
         day_room, week_room = calendar.day_room(block.day), calendar.week_room(block.week)
         if (day_room is None or ledger.day_seats[(person_id, block.day)] < day_room) and (
             week_room is None or ledger.week_seats[(person_id, block.week)] < week_room
@@ -194,13 +209,10 @@ def _has_room(calendar: Calendar, ledger: Ledger, person_id: str, starts: list[i
     return False
 
 
-def _cap_kind(people: list[Interviewer], calendars, ledger: Ledger, starts: list[int], minutes: int) -> str:
+def _cap_kind(people: list[Interviewer], calendars, ledger: Ledger, fitting: dict[str, list[FreeBlock]]) -> str:
     for person in people:
         calendar = calendars[person.id]
-        for start in starts:
-            block = calendar.block_for(start, start + minutes)
-            if block is None:
-                continue
+        for block in fitting[person.id]:
             week_room = calendar.week_room(block.week)
             if week_room is not None and ledger.week_seats[(person.id, block.week)] >= week_room:
                 return "weekly"
@@ -213,7 +225,7 @@ def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Intervie
     first = min(w.start for w in loop.windows)
     last = max(w.end for w in loop.windows)
     around = Span(first - SEARCH_DAYS * 1440, last + SEARCH_DAYS * 1440)
-    outside_windows: list[tuple[int, str]] = []
+    outside_windows: dict[int, set[int]] = defaultdict(set)  # distance -> block starts
     for person in people[:50]:
         calendar = build_calendar(person, around)
         for block in calendar.blocks:
@@ -222,12 +234,18 @@ def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Intervie
             if any(w.start <= block.start and block.end <= w.end for w in loop.windows):
                 continue
             distance = min(abs(block.start - first), abs(block.start - last))
-            local = minute_to_local(max(block.start, first - SEARCH_DAYS * 1440), zone)
-            outside_windows.append((distance, local.strftime("%a %Y-%m-%d %H:%M")))
-    days = []
-    for _distance, label in sorted(outside_windows):
-        if label[:14] not in {d[:14] for d in days}:
-            days.append(label)
+            outside_windows[distance].add(max(block.start, first - SEARCH_DAYS * 1440))
+    days: list[str] = []
+    # Nearest first; only the nearest blocks are put into words (most never are).
+    for distance in sorted(outside_windows):
+        labels = sorted(
+            minute_to_local(start, zone).strftime("%a %Y-%m-%d %H:%M") for start in outside_windows[distance]
+        )
+        for label in labels:
+            if label[:14] not in {d[:14] for d in days}:
+                days.append(label)
+            if len(days) == 2:
+                break
         if len(days) == 2:
             break
     return [f"widen the window to include {day} (candidate's time)" for day in days] or [
