@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from planner.core.scheduling.availability import Calendar, grid_starts
+from planner.core.scheduling.availability import Calendar, FreeBlock, grid_starts
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interview, Interviewer, Loop, LoopPlan, Problem, Round, is_outside
 
@@ -47,16 +47,57 @@ def _skill_index(problem: Problem) -> dict[str, tuple[list[Interviewer], list[In
     return index
 
 
+class CalendarFree:
+    """Who of a round's pools has the time free in their calendar (working hours, busy blocks) at a start.
+
+    Calendars never change while first-fit runs (seats are booked in the ledger and checked apart), and every
+    round assessing the same competencies has the same pools, so this is worked out once per (competencies,
+    start, minutes) instead of once per loop and start: first-fit of 200 loops asked the calendars a million
+    times. Only for pools made by ``round_pools``.
+    """
+
+    def __init__(self, calendars: dict[str, Calendar]) -> None:
+        self.calendars = calendars
+        self.known: dict[tuple, list[tuple[Interviewer, FreeBlock]]] = {}
+
+    def people(self, rnd: Round, role: str, people: tuple[Interviewer, ...], start: int) -> list:
+        key = (rnd.competencies, role, start, rnd.minutes)
+        found = self.known.get(key)
+        if found is None:
+            end = start + rnd.minutes
+            found = self.known[key] = [
+                (person, block)
+                for person in people
+                if (block := self.calendars[person.id].block_for(start, end)) is not None
+            ]
+        return found
+
+
+def _candidates(ledger: Ledger, people, start: int, end: int, free: list | None):
+    """(person, block) of ``people`` who could take a seat at ``[start, end)`` by their calendar alone."""
+    if free is not None:
+        return free
+    calendars = ledger.calendars
+    return [(p, b) for p in people if (b := calendars[p.id].block_for(start, end)) is not None]
+
+
 def pick_panel(
-    rnd: Round, loop: Loop, start: int, ledger: Ledger, pools: RoundPools, exclude: set[str]
+    rnd: Round,
+    loop: Loop,
+    start: int,
+    ledger: Ledger,
+    pools: RoundPools,
+    exclude: set[str],
+    calendar_free: CalendarFree | None = None,
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """Least-loaded assessors (and a trainee if one is free) for ``rnd`` at ``start``, or None."""
     end = start + rnd.minutes
     free = []
-    for person in pools.assessors:
+    known = calendar_free.people(rnd, "a", pools.assessors, start) if calendar_free is not None else None
+    for person, in_block in _candidates(ledger, pools.assessors, start, end, known):
         if person.id in exclude:
             continue
-        block = ledger.fits(person.id, start, end)
+        block = ledger.fits_in(person.id, in_block, start, end)
         if block is not None:
             key = (
                 ledger.assessor_load(person.id, block.week),
@@ -72,10 +113,11 @@ def pick_panel(
     if rnd.trainee:
         chosen = set(panel)
         best = None
-        for person in pools.trainees:
+        known = calendar_free.people(rnd, "t", pools.trainees, start) if calendar_free is not None else None
+        for person, in_block in _candidates(ledger, pools.trainees, start, end, known):
             if person.id in exclude or person.id in chosen:
                 continue
-            block = ledger.fits(person.id, start, end)
+            block = ledger.fits_in(person.id, in_block, start, end)
             if block is not None:
                 key = (ledger.week_seats[(person.id, block.week)], person.id)
                 if best is None or key < best[0]:
@@ -126,12 +168,18 @@ def _window_starts(loop: Loop, minutes: int, slot: int) -> Iterable[int]:
             yield g * slot
 
 
-def place_loop(problem: Problem, loop: Loop, ledger: Ledger, pools: dict[str, RoundPools]) -> LoopPlan | None:
+def place_loop(
+    problem: Problem,
+    loop: Loop,
+    ledger: Ledger,
+    pools: dict[str, RoundPools],
+    calendar_free: CalendarFree | None = None,
+) -> LoopPlan | None:
     """Pack ``loop`` at the earliest start that lets every round be staffed; None if first-fit fails."""
     slot = problem.slot_minutes
     shortest = min(r.minutes for r in loop.rounds)
     order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
-    answers = _Answers(loop, ledger, pools)
+    answers = _Answers(loop, ledger, pools, calendar_free)
     tried: set[int] = set()
     for window in loop.windows:
         for g in grid_starts(window.start, window.end, shortest, slot):
@@ -154,15 +202,19 @@ class _Answers:
     minutes instead of a fraction of a second). The answers are the same, so the plan is too.
     """
 
-    def __init__(self, loop: Loop, ledger: Ledger, pools: dict[str, RoundPools]) -> None:
-        self.loop, self.ledger, self.pools = loop, ledger, pools
+    def __init__(
+        self, loop: Loop, ledger: Ledger, pools: dict[str, RoundPools], calendar_free: CalendarFree | None
+    ) -> None:
+        self.loop, self.ledger, self.pools, self.calendar_free = loop, ledger, pools, calendar_free
         self.panels: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
         self.failed: dict[tuple, dict[int, int]] = {}  # (round, excluded) -> {grid index: next one to ask}
 
     def panel(self, rnd: Round, g: int, slot: int, excluded: frozenset[str]):
         key = (rnd.id, g, excluded)
         if key not in self.panels:
-            self.panels[key] = pick_panel(rnd, self.loop, g * slot, self.ledger, self.pools[rnd.id], set(excluded))
+            self.panels[key] = pick_panel(
+                rnd, self.loop, g * slot, self.ledger, self.pools[rnd.id], set(excluded), self.calendar_free
+            )
         return self.panels[key]
 
     def next_to_ask(self, rnd: Round, excluded: frozenset[str], g: int) -> int:
@@ -252,9 +304,10 @@ def greedy_plans(problem: Problem, calendars: dict[str, Calendar], ledger: Ledge
         key=lambda n: (loop_difficulty(problem.loops[n], pools[problem.loops[n].id]), n),
     )
     plans: dict[int, LoopPlan] = {}
+    calendar_free = CalendarFree(calendars)
     for n in order:
         loop = problem.loops[n]
-        plan = place_loop(problem, loop, ledger, pools[loop.id])
+        plan = place_loop(problem, loop, ledger, pools[loop.id], calendar_free)
         if plan is None:
             plans[n] = LoopPlan(loop.id)
         else:

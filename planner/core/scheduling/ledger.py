@@ -20,10 +20,13 @@ class Ledger:
 
     def fits(self, person_id: str, start: int, end: int) -> FreeBlock | None:
         """The free block for a new seat at ``[start, end)`` if the person can take it, else None."""
+        block = self.calendars[person_id].block_for(start, end)
+        return None if block is None else self.fits_in(person_id, block, start, end)
+
+    def fits_in(self, person_id: str, block: FreeBlock, start: int, end: int) -> FreeBlock | None:
+        """``fits`` for a seat already known to lie inside the free ``block`` of the person's calendar: no other
+        seat at that time and room left in the day's and week's caps."""
         calendar = self.calendars[person_id]
-        block = calendar.block_for(start, end)
-        if block is None:
-            return None
         for lo, hi in self.booked.get(person_id, ()):
             if lo < end and start < hi:
                 return None

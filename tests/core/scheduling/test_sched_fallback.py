@@ -53,3 +53,48 @@ def test_first_fit_asks_each_start_once_for_a_loop_it_cannot_pack(monkeypatch):
     result = solution_to_dict(solve(load_problem(doc), improve=False))
     assert result["loops"][0]["status"] == "unscheduled"
     assert len(asked) < 3 * 2 * 24 * 60  # about once per round and start (was about 4 million)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_first_fit_plans_the_same_with_calendars_asked_once(seed):
+    """The calendar answers shared between loops change nothing: every loop placed in turn, with and without
+    them, gets the same plan (zones, busy time, caps, a daylight-saving week on half the seeds)."""
+    from planner.core.scheduling.availability import build_calendars
+    from planner.core.scheduling.ledger import Ledger
+
+    prob = load_problem(random_problem(300 + seed, people=10, loops=6, dst_week=seed % 2 == 0))
+    calendars, pools = build_calendars(prob), greedy.all_pools(prob)
+    shared = greedy.CalendarFree(calendars)
+    with_cache, without = Ledger(calendars), Ledger(calendars)
+    for each in prob.loops:
+        first = greedy.place_loop(prob, each, with_cache, pools[each.id], shared)
+        second = greedy.place_loop(prob, each, without, pools[each.id])
+        assert first == second
+        if first is not None:
+            with_cache.add_plan(first)
+            without.add_plan(second)
+
+
+def test_calendar_answers_are_the_people_free_then_and_shared_by_rounds_of_the_same_competencies():
+    from planner.core.scheduling.availability import build_calendars
+
+    prob = load_problem(random_problem(0, people=12, loops=3))
+    calendars, pools = build_calendars(prob), greedy.all_pools(prob)
+    shared = greedy.CalendarFree(calendars)
+    start = min(w.start for w in prob.loops[0].windows) + 120
+    rounds = [(each, r) for each in prob.loops for r in each.rounds]
+    for each, r in rounds:
+        free = shared.people(r, "a", pools[each.id][r.id].assessors, start)
+        expected = [p for p in pools[each.id][r.id].assessors if calendars[p.id].block_for(start, start + r.minutes)]
+        assert [p for p, _block in free] == expected
+    same = [
+        (a, b)
+        for n, a in enumerate(rounds)
+        for b in rounds[n + 1 :]
+        if a[0] is not b[0] and (a[1].competencies, a[1].minutes) == (b[1].competencies, b[1].minutes)
+    ]
+    assert same  # rounds of different loops assessing the same competencies
+    for (first_loop, first), (second_loop, second) in same:
+        assert shared.people(first, "a", pools[first_loop.id][first.id].assessors, start) is shared.people(
+            second, "a", pools[second_loop.id][second.id].assessors, start
+        )
