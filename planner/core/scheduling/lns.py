@@ -27,9 +27,10 @@ from planner.core.scheduling.trainees import match_trainees
 #: Loops per neighbourhood. With the steps' SAT inprocessing off (a third to a half less solve time), 7 loops
 #: against 6 on the one-ISO-week event (fixtures 1 and 3 x solver seeds 0-7, the ones with a trainee-seat gap):
 #: 2115 trainee seats instead of 2107, Σ load² at the best known on 14 of 16 runs instead of 10, CPU +11%;
-#: 8 loops (seeds 0-3): +0.4 seats a run more for +70% CPU. The two-week event: the same loops and seats; scarce and tight
-#: calendars: the same loops, some fixtures slower. (Before, with inprocessing: 6 against 8 loops cut the
-#: one-week median from 3.4 to 2.8 s for about 1% of trainee seats; 4-5 loops lost loops, 10 was slower.)
+#: 8 loops (seeds 0-3): +0.4 seats a run more for +70% CPU. The two-week event: the same loops and seats;
+#: scarce and tight calendars: the same loops, some fixtures slower. (Before, with inprocessing: 6 against 8
+#: loops cut the one-week median from 3.4 to 2.8 s for about 1% of trainee seats; 4-5 loops lost loops, 10 was
+#: slower.)
 NEIGHBOURHOOD_LOOPS = 7
 #: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
 STEP_BUDGET = 0.5
