@@ -23,11 +23,17 @@ def viewer_timezone() -> str:
     return "UTC"
 
 
+#: Directives that put a time of day in a format; a date alone ("Thu 10 Dec") gets no zone abbreviation.
+_TIME_DIRECTIVES = ("%H", "%I", "%M", "%X", "%c", "%T", "%R")
+
+
 def local(value: datetime | None, tz: str | None = None, fmt: str = "%a %d %b %Y, %H:%M") -> str:
-    """Format an aware datetime in `tz` (default: the viewer's zone), with the zone abbreviation."""
+    """Format an aware datetime in `tz` (default: the viewer's zone), with the zone abbreviation after a time."""
     if value is None:
         return ""
     moment = value.astimezone(_zone(tz or viewer_timezone()))
+    if not any(directive in fmt for directive in _TIME_DIRECTIVES):
+        return moment.strftime(fmt)
     return f"{moment.strftime(fmt)} {moment.strftime('%Z')}"
 
 
@@ -35,7 +41,18 @@ def local_time(value: datetime | None, tz: str | None = None) -> str:
     return local(value, tz, "%H:%M")
 
 
+def sentence(text: str | None) -> str:
+    """The text with its first letter capitalised and the rest left alone.
+
+    Jinja's ``capitalize`` lower-cases everything after the first letter, which turns the round and people's
+    names inside a scheduler's reason ("round Compiler design deep-dive: ...") into lower case.
+    """
+    text = str(text or "")
+    return text[:1].upper() + text[1:]
+
+
 def register(app: Flask) -> None:
+    app.add_template_filter(sentence, "sentence")
     app.add_template_filter(local, "local")
     app.add_template_filter(local_time, "local_time")
 

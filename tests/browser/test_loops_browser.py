@@ -73,3 +73,21 @@ def test_hiring_event_page_proposes_all_draft_loops(page):
     page.wait_for_load_state("networkidle")
     assert "Scheduled 1 loop (6 interviews)" in page.locator(".flashes").inner_text()
     screenshot(page, "loops-hiring-event-done")
+
+
+def test_a_loop_fits_a_phone_screen(page):
+    """On a 390-pixel phone the top bar wraps (Sign out stays on screen) and the loop page scrolls only down."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops?status=scheduled")
+    page.get_by_role("link", name="Alex Chen").click()
+    page.wait_for_load_state("networkidle")
+    screenshot(page, "loop-phone")
+    sign_out = page.get_by_role("button", name="Sign out").bounding_box()
+    assert sign_out["x"] >= 0 and sign_out["x"] + sign_out["width"] <= 390
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    assert page.locator(".loop-messages li").count() > 0
+    page.goto("/coordinator/loops/new")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the new-loop form is {overflow}px wider than the phone"

@@ -156,3 +156,70 @@ def test_replace_page_offers_a_new_time_and_applies_it(login, db):
     tech = db.get(Interview, tech.id)
     assert tech.start != old_start
     assert ("reassign", "CANCEL", "ana@hire.example") in [m[:3] for m in outbox(db, tech.id, mark)]
+
+
+def test_reschedule_keeps_the_chosen_start_after_an_error(login, scheduled):
+    """A refused reschedule (no reason) keeps the start that was picked, so fixing the reason moves it there."""
+    client = login("coordinator")
+    _loop, rounds, _pool = scheduled
+    mentor = rounds["mentor"]
+    page = client.get(f"/coordinator/interviews/{mentor.id}/reschedule").get_data(as_text=True)
+    starts = re.findall(r'<option value="([^"]+)"', page)
+    assert len(starts) >= 2, "the world offers more than one other start"
+    refused = client.post(f"/coordinator/interviews/{mentor.id}/reschedule", data={"start": starts[-1], "reason": ""})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "Say why the interview moves." in html
+    assert re.search(rf'<option value="{re.escape(starts[-1])}" selected>', html)
+    assert not re.search(rf'<option value="{re.escape(starts[0])}" selected>', html)
+
+
+def _options(interview, leaving, plan, *, role="assessor"):
+    from planner.services.replacements import PlannedChange, ReplacementOptions
+
+    changes = [
+        PlannedChange(
+            interview.id, interview.round_name, interview.start, start, start, [], [], added=added, removed=removed
+        )
+        for start, added, removed in plan(interview)
+    ]
+    return ReplacementOptions(interview, leaving, role, [], new_plan=changes)
+
+
+def test_replace_page_calls_a_same_time_replan_a_new_panel(login, scheduled, monkeypatch):
+    """A re-plan that moves no round is offered as a new panel, not as 'a new time'."""
+    from planner.services import replacements
+
+    client = login("coordinator")
+    _loop, rounds, pool = scheduled
+    mentor = rounds["mentor"]
+    leaving = _leaving(mentor)
+    monkeypatch.setattr(
+        replacements,
+        "replacement_options",
+        lambda session, interview_id, leaving_id, *, now: _options(
+            mentor, leaving, lambda i: [(i.start, ["Eve"], [leaving.name])]
+        ),
+    )
+    html = client.get(f"/coordinator/interviews/{mentor.id}/replace?leaving={leaving.id}").get_data(as_text=True)
+    assert "Apply the new panel" in html and "a new panel" in html
+    assert "Use the new time" not in html and "a new time" not in html
+
+
+def test_replace_page_does_not_offer_dropping_a_trainee_twice(login, scheduled, monkeypatch):
+    """A re-plan that only empties the trainee seat is the Drop button: it is not offered as a plan as well."""
+    from planner.services import replacements
+
+    client = login("coordinator")
+    _loop, rounds, pool = scheduled
+    mentor = rounds["mentor"]
+    trainee = pool["dev"]
+    monkeypatch.setattr(
+        replacements,
+        "replacement_options",
+        lambda session, interview_id, leaving_id, *, now: _options(
+            mentor, trainee, lambda i: [(i.start, [], [trainee.name])], role="trainee"
+        ),
+    )
+    html = client.get(f"/coordinator/interviews/{mentor.id}/replace?leaving={trainee.id}").get_data(as_text=True)
+    assert "Drop the trainee seat" in html and "Nobody else can take this trainee seat" in html
+    assert 'value="plan"' not in html and "Use the new" not in html

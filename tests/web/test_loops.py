@@ -163,3 +163,110 @@ def test_cancel_loop_needs_a_reason_and_cancels_interviews(login, world, db):
         {"cancelled"}
     reason = db.scalar(select(AuditEntry.reason).where(AuditEntry.action == "loop_cancelled"))
     assert reason == "Candidate withdrew."
+
+
+def test_new_loop_says_every_bad_field_beside_it_at_once(login, world, db):
+    """A bad email, an unknown zone and a window without an end are all named at once, each beside its field."""
+    client = login("coordinator")
+    before = db.scalar(select(func.count(Loop.id)))
+    response = client.post(
+        "/coordinator/loops/new",
+        data={
+            "posting_id": world.posting.id,
+            "candidate_name": "Ana Silva",
+            "candidate_email": "not-an-email",
+            "candidate_timezone": "Mars/Olympus",
+            "windows-0-day": "2031-01-07",
+            "windows-0-start": "09:00",
+        },
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "That is not an email address." in page
+    assert "&#39;Mars/Olympus&#39; is not a time zone" in page
+    assert "Give the time this window ends." in page
+    assert 'class="flash flash-error" role="status"' not in page, "errors sit beside the fields, not in a flash"
+    assert db.scalar(select(func.count(Loop.id))) == before
+
+
+def test_a_scheduled_loop_sends_schedule_and_a_second_confirm_back_to_the_loop(login, world, db):
+    """After confirming, Schedule (or the Back button's confirm again) goes to the loop with a plain note."""
+    client = login("coordinator")
+    loop = world.loop_obj
+    page = client.get(f"/coordinator/loops/{loop.id}/schedule").get_data(as_text=True)
+    token = _token(page)
+    assert client.post(f"/coordinator/loops/{loop.id}/schedule/confirm", data={"proposal": token}).status_code == 302
+    for again in (
+        lambda: client.get(f"/coordinator/loops/{loop.id}/schedule"),
+        lambda: client.post(f"/coordinator/loops/{loop.id}/schedule/confirm", data={"proposal": token}),
+    ):
+        response = again()
+        assert response.status_code == 302 and response.location.endswith(f"/coordinator/loops/{loop.id}")
+        view = client.get(response.location).get_data(as_text=True)
+        assert "Kim Lee&#39;s loop is already scheduled" in view and "flash-info" in view
+        assert "only draft loops" not in view and "Conflict" not in view
+    assert db.scalar(select(func.count(Interview.id)).where(Interview.loop_id == loop.id)) == 2
+
+
+def test_unscheduled_reason_keeps_the_names_in_it(login, world, monkeypatch):
+    """The reason's first letter is capitalised without lower-casing the round's and people's names."""
+    from planner.services import scheduling
+
+    def unscheduled(session, loop_id, *, now, seed=0):
+        return scheduling.Proposal(
+            loop_id,
+            "unscheduled",
+            reason="round Compiler deep-dive: Ana Silva is at her weekly cap",
+            fixes=["relax the weekly cap of Ana Silva"],
+        )
+
+    monkeypatch.setattr(scheduling, "propose", unscheduled)
+    client = login("coordinator")
+    page = client.get(f"/coordinator/loops/{world.loop_obj.id}/schedule").get_data(as_text=True)
+    assert "No schedule fits yet" in page
+    assert "Round Compiler deep-dive: Ana Silva is at her weekly cap" in page
+
+
+def test_swap_and_move_links_jump_to_their_round_and_name_who_leaves(login, world, db):
+    """Swap and Move open below their round (#round-key), and the substitutes say whose seat they take."""
+    world.person("Ben", "Europe/Berlin", {"compiler-design": "qualified"}, hours=("09:00", "24:00"))
+    db.commit()
+    client = login("coordinator")
+    page = client.get(f"/coordinator/loops/{world.loop_obj.id}/schedule").get_data(as_text=True)
+    assert 'id="round-tech"' in page and 'id="round-mentor"' in page
+    match = re.search(r'href="([^"]*/schedule/swap[^"]*)"[^>]*aria-label="Swap (Ana|Ben)"', page)
+    link, leaving = html.unescape(match.group(1)), match.group(2)
+    assert link.endswith("#round-tech")
+    move = html.unescape(re.search(r'href="([^"]*/schedule/move[^"]*)"', page).group(1))
+    assert re.search(r"#round-(tech|mentor)$", move)
+    swap = client.get(link.split("#")[0]).get_data(as_text=True)
+    assert f"Who can take this seat instead of {leaving}" in swap
+    region = re.search(r"Who can take this seat.*?</ol>", swap, re.S).group(0)
+    assert "#round-tech" in html.unescape(region), "choosing a substitute comes back to the round"
+
+
+def test_batch_page_links_each_unscheduled_loop_to_its_windows(login, world, db):
+    """A loop that does not fit says so with a way to its windows; the others' confirm says it stays a draft."""
+    from datetime import UTC, datetime
+
+    short = world.loop(
+        "Lou Park", windows=((datetime(2030, 3, 7, 14, 0, tzinfo=UTC), datetime(2030, 3, 7, 14, 30, tzinfo=UTC)),)
+    )
+    db.commit()
+    client = login("coordinator")
+    page = client.get(f"/coordinator/postings/{world.posting.id}/loops/schedule").get_data(as_text=True)
+    assert "not scheduled" in page
+    assert f'href="/coordinator/loops/{short.id}/windows" aria-label="Edit windows of Lou Park"' in page
+    assert "The 1 loop that does not fit stays a draft." in page
+
+
+def test_a_date_alone_carries_no_zone_abbreviation():
+    """'Thu 10 Dec' beside a time range, not 'Thu 10 Dec EST'; a time keeps its zone."""
+    from datetime import UTC, datetime
+
+    from planner.web.filters import local, local_time
+
+    moment = datetime(2030, 3, 6, 15, 0, tzinfo=UTC)
+    assert local(moment, "America/New_York", "%a %d %b") == "Wed 06 Mar"
+    assert local_time(moment, "America/New_York") == "10:00 EST"
+    assert local(moment, "America/New_York") == "Wed 06 Mar 2030, 10:00 EST"

@@ -106,3 +106,16 @@ def test_outbox_pages_through_many_messages(app, login, db):
     app.config["OUTBOX_PAGE_SIZE"] = 1
     pending = client.get("/coordinator/outbox?state=pending&page=2").get_data(as_text=True)
     assert "2&ndash;2 of 2" in pending and pending.count("data-message=") == 1
+
+
+def test_cancellations_are_marked_like_on_the_loop_page(login, db):
+    """A CANCEL carries the red badge it has on the loop page; a REQUEST keeps the blue one."""
+    client = login("coordinator")
+    rows = _queue(db)
+    rows[2].method = "CANCEL"
+    db.commit()
+    page = client.get("/coordinator/outbox").get_data(as_text=True)
+    cancel = re.search(rf'data-message="{rows[2].id}".*?</tr>', page, re.S).group(0)
+    request = re.search(rf'data-message="{rows[3].id}".*?</tr>', page, re.S).group(0)
+    assert '<span class="badge badge-bad">CANCEL</span>' in cancel
+    assert f'<span class="badge badge-brand">{rows[3].method}</span>' in request

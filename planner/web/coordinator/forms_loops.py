@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -15,9 +18,17 @@ from wtforms import (
     TextAreaField,
     TimeField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 WINDOW_ROWS = 5
+
+
+def _time_zone(form, field) -> None:
+    """An IANA zone name, checked beside the field (with the other fields' errors) rather than one at a time."""
+    try:
+        ZoneInfo((field.data or "").strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"'{field.data}' is not a time zone; use an IANA name like Europe/Berlin.") from None
 
 
 class WindowForm(Form):
@@ -27,6 +38,21 @@ class WindowForm(Form):
     start = TimeField("From", validators=[Optional()], format="%H:%M")
     end = TimeField("To", validators=[Optional()], format="%H:%M")
 
+    def validate(self, extra_validators=None) -> bool:
+        """A used row needs both times, the end after the start (00:00 is midnight at the end of the day);
+        said in the row itself, together with every other field's error."""
+        ok = super().validate(extra_validators)
+        if self.day.data is None:
+            return ok
+        if self.start.data is None and not self.start.errors:
+            self.start.errors.append("Give the time this window starts.")
+        if self.end.data is None and not self.end.errors:
+            self.end.errors.append("Give the time this window ends.")
+        start, end = self.start.data, self.end.data
+        if start is not None and end is not None and end <= start and end != time(0):
+            self.end.errors.append(f"This window ends before it starts; end it after {start:%H:%M}.")
+        return ok and not (self.start.errors or self.end.errors)
+
 
 class WindowsForm(FlaskForm):
     windows = FieldList(FormField(WindowForm), min_entries=WINDOW_ROWS, max_entries=14)
@@ -34,13 +60,23 @@ class WindowsForm(FlaskForm):
 
 class LoopForm(WindowsForm):
     posting_id = SelectField("Posting", coerce=int, validators=[DataRequired(message="Choose a posting.")])
-    candidate_name = StringField("Candidate name", validators=[
-        DataRequired(message="Give the candidate's name."), Length(max=120)])
-    candidate_email = StringField("Candidate email", validators=[
-        DataRequired(message="Give the candidate's email."), Length(max=254)])
-    candidate_timezone = StringField("Candidate time zone", default="UTC",
-                                     validators=[DataRequired(), Length(max=64)],
-                                     description="IANA name, e.g. Europe/Berlin; windows are in this zone.")
+    candidate_name = StringField(
+        "Candidate name", validators=[DataRequired(message="Give the candidate's name."), Length(max=120)]
+    )
+    candidate_email = StringField(
+        "Candidate email",
+        validators=[
+            DataRequired(message="Give the candidate's email."),
+            Length(max=254),
+            Regexp(r"^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$", message="That is not an email address."),
+        ],
+    )
+    candidate_timezone = StringField(
+        "Candidate time zone",
+        default="UTC",
+        validators=[DataRequired(message="Give the candidate's time zone."), Length(max=64), _time_zone],
+        description="IANA name, e.g. Europe/Berlin; windows are in this zone.",
+    )
     hiring_team = StringField("Hiring team", validators=[Length(max=120)],
                               description="Team slug for the 'outside the hiring team' seat rule; "
                                           "defaults to the posting's team.")

@@ -179,6 +179,20 @@ def _detail(loop_id: int):
     return detail
 
 
+def _not_a_draft(detail):
+    """A redirect to the loop when it is no longer a draft (scheduled in another tab, or the Back button after
+    confirming); None for a draft. Said as what happened, not as an error."""
+    status = detail.loop.status.value
+    if status == "draft":
+        return None
+    flash(
+        f"{detail.loop.candidate.name}'s loop is already {status}; "
+        + ("change it from its interviews below." if status == "scheduled" else "it cannot be scheduled again."),
+        "info",
+    )
+    return redirect(url_for("coordinator.loop_view", loop_id=detail.loop.id))
+
+
 @bp.route("/loops/<int:loop_id>")
 def loop_view(loop_id: int):
     detail = _detail(loop_id)
@@ -248,6 +262,8 @@ def _current(loop_id: int) -> list[dict] | None:
 @bp.route("/loops/<int:loop_id>/schedule")
 def loop_schedule(loop_id: int):
     detail = _detail(loop_id)
+    if (done := _not_a_draft(detail)) is not None:
+        return done
     session = get_session()
     interviews = _current(loop_id)
     try:
@@ -277,6 +293,8 @@ def _render_proposal(detail, proposal, form, *, swap=None, moves=None, status: i
 @bp.route("/loops/<int:loop_id>/schedule/swap")
 def loop_swap(loop_id: int):
     detail = _detail(loop_id)
+    if (done := _not_a_draft(detail)) is not None:
+        return done
     interviews = _current(loop_id)
     round_key = request.args.get("round", "")
     leaving = request.args.get("leaving", type=int)
@@ -298,6 +316,8 @@ def loop_swap(loop_id: int):
 @bp.route("/loops/<int:loop_id>/schedule/move")
 def loop_move(loop_id: int):
     detail = _detail(loop_id)
+    if (done := _not_a_draft(detail)) is not None:
+        return done
     interviews = _current(loop_id)
     round_key = request.args.get("round", "")
     if interviews is None:
@@ -332,6 +352,8 @@ def _parse_start(text: str) -> datetime:
 @bp.route("/loops/<int:loop_id>/schedule/confirm", methods=["POST"])
 def loop_confirm(loop_id: int):
     detail = _detail(loop_id)
+    if (done := _not_a_draft(detail)) is not None:
+        return done
     form = ConfirmForm()
     interviews = _untoken(loop_id, form.proposal.data)
     if not form.validate_on_submit() or interviews is None:
