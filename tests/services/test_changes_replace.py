@@ -242,3 +242,21 @@ def test_a_trainee_of_the_loop_can_step_up_giving_up_their_trainee_seat(db):
     assert active(db.get(Interview, tech.id)) == {("Ana", "assessor")}
     assert ("reassign", "CANCEL", "dev@hire.example", tech_seq + 1) in outbox(db, tech.id, mark)
     assert loop_errors(db, loop.id) == []
+
+
+def test_someone_taken_off_the_loop_is_not_offered_for_it_again(db):
+    """After the mentor is replaced (say they declined), the one who took the seat declines too: the first
+    mentor, qualified and free, is not offered back; the others are."""
+    world = World(db)
+    pool = mentoring_pool(world)
+    loop, rounds = scheduled_loop(db, world)
+    mentor = rounds["mentor"]
+    leaving = next(s.interviewer for s in mentor.seats)
+    joining = pool["eve"] if leaving.name != "Eve" else pool["finn"]
+    replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: ill",
+                                     actor_id=None, now=NOW, settings=SETTINGS)
+    db.expire_all()
+    options = replacements.replacement_options(db, mentor.id, joining.id, now=NOW)
+    names = {o.name for o in options.substitutes}
+    assert leaving.name not in names
+    assert names == {"Cleo", "Eve", "Finn"} - {leaving.name, joining.name}

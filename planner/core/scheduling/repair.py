@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from time import perf_counter
@@ -87,23 +88,33 @@ def _locate(problem: Problem, plans: list[LoopPlan], loop_id: str, round_id: str
 
 
 def substitutes(
-    problem: Problem, result: dict[str, Any], loop_id: str, round_id: str, leaving_id: str
+    problem: Problem,
+    result: dict[str, Any],
+    loop_id: str,
+    round_id: str,
+    leaving_id: str,
+    *,
+    keep_out: Collection[str] = (),
 ) -> list[Substitute]:
     """People who can take ``leaving_id``'s seat at the same time, best first (fairest load, then id).
+
+    ``keep_out``: people not to seat in this loop (taken off it before, e.g. after declining).
 
     :raise RepairError: when that person does not sit in that round.
     """
     calendars = build_calendars(problem)
     plans = plans_from_result(problem, result)
-    return _substitutes(problem, calendars, ledger_of(calendars, plans), plans, loop_id, round_id, leaving_id)
+    return _substitutes(problem, calendars, ledger_of(calendars, plans), plans, loop_id, round_id, leaving_id, keep_out)
 
 
-def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id) -> list[Substitute]:
+def _substitutes(
+    problem, calendars, ledger: Ledger, plans, loop_id, round_id, leaving_id, keep_out: Collection[str] = ()
+) -> list[Substitute]:
     index, loop, rnd, interview = _locate(problem, plans, loop_id, round_id, leaving_id)
     as_assessor = leaving_id in interview.interviewers
     ledger.remove(leaving_id, interview.start, interview.end, assessor=as_assessor)
     try:
-        in_loop = {p for i in plans[index].interviews for p in i.interviewers + i.trainees}
+        in_loop = {p for i in plans[index].interviews for p in i.interviewers + i.trainees} | set(keep_out)
         staying = [calendars[p].person for p in interview.interviewers if p != leaving_id]
         found = []
         for person in problem.interviewers:
@@ -150,10 +161,21 @@ def _substitutes(problem, calendars, ledger: Ledger, plans, loop_id, round_id, l
 
 
 def repair(
-    problem: Problem, result: dict[str, Any], loop_id: str, round_id: str, leaving_id: str, *, seed: int = 0
+    problem: Problem,
+    result: dict[str, Any],
+    loop_id: str,
+    round_id: str,
+    leaving_id: str,
+    *,
+    seed: int = 0,
+    keep_out: Collection[str] = (),
 ) -> dict[str, Any]:
     """A new result without ``leaving_id`` in that round: the best local substitute when one exists,
     otherwise a re-plan that keeps every loop it can and moves as few rounds as possible.
+
+    Neither ``leaving_id`` nor anyone in ``keep_out`` (taken off this loop before, e.g. after declining) is
+    seated anywhere in this loop by the repair: someone who declines a candidate's interview is not moved
+    into another round of the same candidate's day.
 
     :raise RepairError: when that person does not sit in that round.
     """
@@ -162,7 +184,7 @@ def repair(
     plans = plans_from_result(problem, result)
     ledger = ledger_of(calendars, plans)
     index, loop, _rnd, interview = _locate(problem, plans, loop_id, round_id, leaving_id)
-    options = _substitutes(problem, calendars, ledger, plans, loop_id, round_id, leaving_id)
+    options = _substitutes(problem, calendars, ledger, plans, loop_id, round_id, leaving_id, keep_out)
     as_assessor = leaving_id in interview.interviewers
     if options or not as_assessor:
         # A declined trainee seat with nobody to fill it is simply left empty.
@@ -176,20 +198,23 @@ def repair(
         )
         plans[index] = LoopPlan(loop_id, tuple(fixed if i is interview else i for i in plans[index].interviews))
         return _as_result(problem, calendars, plans, started)
+    away = frozenset(keep_out) | {leaving_id}
     try:
-        plans = _replan(problem, calendars, plans, index, round_id, leaving_id, seed)
+        plans = _replan(problem, calendars, plans, index, away, seed)
     except ImportError:
-        plans = _replan_first_fit(problem, calendars, plans, index, round_id, leaving_id)
+        plans = _replan_first_fit(problem, calendars, plans, index, away)
     return _as_result(problem, calendars, plans, started)
 
 
-def _replan_first_fit(problem, calendars, plans, index, round_id, leaving_id) -> list[LoopPlan]:
-    """Without OR-Tools: plan the loop again by first-fit, without the leaving person in that round."""
+def _replan_first_fit(problem, calendars, plans, index, away: frozenset[str]) -> list[LoopPlan]:
+    """Without OR-Tools: plan the loop again by first-fit, without the people ``away`` in any of its rounds."""
     loop = problem.loops[index]
-    pools = all_pools(problem)[loop.id]
-    pools[round_id] = RoundPools(
-        tuple(p for p in pools[round_id].assessors if p.id != leaving_id), pools[round_id].trainees
-    )
+    pools = {
+        round_id: RoundPools(
+            tuple(p for p in each.assessors if p.id not in away), tuple(p for p in each.trainees if p.id not in away)
+        )
+        for round_id, each in all_pools(problem)[loop.id].items()
+    }
     new = list(plans)
     new[index] = LoopPlan(loop.id)
     ledger = ledger_of(calendars, new)
@@ -197,10 +222,10 @@ def _replan_first_fit(problem, calendars, plans, index, round_id, leaving_id) ->
     return new
 
 
-def _replan(problem, calendars, plans, index, round_id, leaving_id, seed) -> list[LoopPlan]:
+def _replan(problem, calendars, plans, index, away: frozenset[str], seed) -> list[LoopPlan]:
     pools = all_pools(problem)
     loop = problem.loops[index]
-    banned = frozenset({(loop.id, round_id, leaving_id)})
+    banned = frozenset((loop.id, rnd.id, person_id) for rnd in loop.rounds for person_id in away)
     old = plans[index]
     # First the loop alone around everybody else; if it cannot stay scheduled, also let the loops whose
     # windows share its days move, still rewarding every round that stays where it was.

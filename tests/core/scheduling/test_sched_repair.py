@@ -209,3 +209,56 @@ def test_the_moved_rounds_cap_is_a_hard_rule(max_moved, scheduled):
         max_moved=max_moved,
     )
     assert outcome.plans["L"].scheduled is scheduled
+
+
+def _decline_world(*extra, cat_free_from: str = "11:00"):
+    """Round ra (skill a) with Cat at 09:00 and round rb (skill b) with Ana at 10:00. Ana (a and b) declines rb.
+    Ben, the only other b, is free only at 09:00, so rb must move there and ra must move too: Cat is busy from
+    10:00 until ``cat_free_from``. Ana could take ra at 10:00, but she declined."""
+    day = "2026-12-07"
+    people = [
+        person("ana", {"a": "qualified", "b": "qualified"}),
+        person("ben", {"b": "qualified"}, busy=[{"start": f"{day}T10:00:00Z", "end": f"{day}T17:00:00Z"}]),
+        person("cat", {"a": "qualified"}, busy=[{"start": f"{day}T10:00:00Z", "end": f"{day}T{cat_free_from}:00Z"}]),
+        *extra,
+    ]
+    doc = problem(people, [loop("L", [rnd("ra", ["a"]), rnd("rb", ["b"])], WINDOW)])
+    result = {
+        "loops": [
+            {
+                "id": "L",
+                "status": "scheduled",
+                "interviews": [
+                    {"round": "ra", "start": f"{day}T09:00:00Z", "end": f"{day}T10:00:00Z", "interviewers": ["cat"]},
+                    {"round": "rb", "start": f"{day}T10:00:00Z", "end": f"{day}T11:00:00Z", "interviewers": ["ana"]},
+                ],
+            }
+        ]
+    }
+    return load_problem(doc), result
+
+
+def _seated(result):
+    return {(i["round"], p) for e in result["loops"] for i in e.get("interviews", []) for p in i["interviewers"]}
+
+
+def test_someone_who_declines_is_not_moved_into_another_round_of_the_loop():
+    """Cat is busy for the rest of the day, so only Ana could take ra once rb moves to 09:00: the loop is not kept
+    by seating the person who declined (it is left for the coordinator, with its reason)."""
+    prob, result = _decline_world(cat_free_from="17:00")
+    fixed = repair(prob, result, "L", "rb", "ana")
+    assert validate(prob, fixed) == []
+    assert "ana" not in {p for _r, p in _seated(fixed)}
+    assert fixed["loops"][0]["status"] == "unscheduled"
+    assert fixed["loops"][0]["reason"]
+
+
+def test_people_taken_off_the_loop_before_are_not_put_back():
+    """Dan was taken off this loop earlier; he would be the one free substitute, so the seat goes to a re-plan."""
+    prob, result = _decline_world(person("dan", {"b": "qualified"}))
+    assert [s.interviewer_id for s in substitutes(prob, result, "L", "rb", "ana")] == ["dan"]
+    assert substitutes(prob, result, "L", "rb", "ana", keep_out={"dan"}) == []
+    fixed = repair(prob, result, "L", "rb", "ana", keep_out={"dan"})
+    assert validate(prob, fixed) == []
+    assert "dan" not in {p for _r, p in _seated(fixed)}
+    assert _seated(fixed) == {("rb", "ben"), ("ra", "cat")}
