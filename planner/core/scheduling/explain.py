@@ -220,7 +220,8 @@ def _cap_kind(people: list[Interviewer], calendars, ledger: Ledger, fitting: dic
 
 
 def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Interviewer]) -> list[str]:
-    """'widen the window to <day>' for the nearest days on which the round could be staffed."""
+    """'widen the window to include <time>' (or 'add a window on <day>') for the nearest days on which the round
+    could be staffed."""
     zone = loop.candidate.get("timezone", "UTC")
     first = min(w.start for w in loop.windows)
     last = max(w.end for w in loop.windows)
@@ -248,6 +249,14 @@ def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Intervie
                 break
         if len(days) == 2:
             break
-    return [f"widen the window to include {day} (candidate's time)" for day in days] or [
-        f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"
-    ]
+    # Said as the coordinator would act: a time on a day that has a window widens it; any other day needs a
+    # window of its own.
+    window_days = {
+        minute_to_local(minute, zone).strftime("%Y-%m-%d") for w in loop.windows for minute in (w.start, w.end - 1)
+    }
+    return [
+        f"widen the window to include {day} (candidate's time)"
+        if day[4:14] in window_days
+        else f"add a window on {day[:14]} from {day[15:]} (candidate's time)"
+        for day in days
+    ] or [f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"]

@@ -294,3 +294,14 @@ def test_rounds_needing_more_different_people_than_exist_are_explained():
     assert result["loops"][0]["reason"] == (
         "rounds 'r1', 'r2' need 2 different interviewers (nobody sits twice in a loop) but only 1 is qualified for them"
     )
+
+
+def test_a_fix_on_a_day_with_a_window_widens_it_and_on_another_day_adds_one():
+    """Pia works Monday afternoons only, Tom Tuesdays only; the candidate's one window is Monday morning (UTC)."""
+    pia = person("pia", {"x": "qualified"}, working_hours={"start": "14:00", "end": "17:00", "days": ["mon"]})
+    tom = person("tom", {"y": "qualified"}, working_hours={"start": "08:00", "end": "17:00", "days": ["tue"]})
+    window = [("2026-12-07T09:00:00Z", "2026-12-07T12:00:00Z")]
+    result = _solve(problem([pia, tom], [loop("x", [rnd("r", ["x"])], window), loop("y", [rnd("r", ["y"])], window)]))
+    fixes = {entry["id"]: entry["fixes"] for entry in result["loops"]}
+    assert fixes["x"][0] == "widen the window to include Mon 2026-12-07 14:00 (candidate's time)"
+    assert fixes["y"][0] == "add a window on Tue 2026-12-08 from 08:00 (candidate's time)"
