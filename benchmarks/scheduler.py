@@ -323,8 +323,26 @@ def methods_for(case: str) -> list[str]:
     return ["greedy", "engine 2 s", "engine 30 s"] if case.startswith("l-") else ["greedy", "engine"]
 
 
+def machine_pace(repeats: int = 3) -> float:
+    """Seconds a fixed pure-Python loop (10^7 additions) takes here, median of ``repeats``.
+
+    The VMs these tables come from differ in speed from day to day (the same code has run 2.3x slower on one
+    than on another); printed above each table so that tables of different days can be compared.
+    """
+    import time as clock
+
+    times = []
+    for _ in range(repeats):
+        began, total = clock.perf_counter(), 0
+        for n in range(10**7):
+            total += n
+        times.append(clock.perf_counter() - began)
+    return statistics.median(times)
+
+
 def table(cases: list[str], repeats: int) -> None:
     """Print the Markdown table (and ratios engine/greedy) for ``cases``."""
+    print(f"Machine pace: a pure-Python loop of 10^7 additions takes {machine_pace():.2f} s here (median of 3).\n")
     print(
         "| case | seed | method | loops | Σ load² | max load | trainee seats | wall s (median) | CPU s | "
         "det s | peak MB | fingerprint | same plan | valid | proven optimal | loops ratio | Σload² ratio | "
