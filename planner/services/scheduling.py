@@ -203,7 +203,7 @@ def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], r
     ranked.sort(key=lambda row: row[:4])
     result = []
     for _freed, week, day, _name, person, candidate, freed in ranked:
-        why = _why(person, slugs, role, week, day, start, loops[0].hiring_team)
+        why = _why(person, slugs, role, week, day, start, loops[0].hiring_team, built.names)
         if freed:
             why += f"; gives up their trainee seat in '{freed}'"
         result.append(Substitute(person_id(person.id), person.name, why, candidate))
@@ -219,14 +219,16 @@ def _load_near(person, start: datetime) -> tuple[int, int]:
     return sum(1 for d in days if d.isocalendar()[:2] == week), sum(1 for d in days if d == day)
 
 
-def _why(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str) -> str:
+def _why(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str,
+         names: Mapping[str, str]) -> str:
+    """Why ``person`` fits the seat, in plain words (competencies by ``names``, not slugs)."""
     if role == "interviewers":
-        skills = [s for s in slugs if person.skills.get(s) == "qualified"]
+        skills = [names.get(s, s) for s in slugs if person.skills.get(s) == "qualified"]
         parts = [f"qualified in {', '.join(skills)}"]
         if person.team and person.team != hiring_team:
             parts.append(f"outside the hiring team ({person.team})")
     else:
-        skills = [f"{s} ({person.skills[s]})" for s in slugs if person.skills.get(s) in TRAINEE_LEVELS]
+        skills = [f"{names.get(s, s)} ({person.skills[s]})" for s in slugs if person.skills.get(s) in TRAINEE_LEVELS]
         parts = [f"training in {', '.join(skills)}"]
     local = start.astimezone(ZoneInfo(person.timezone))
     parts.append(f"free at {local:%H:%M} their time ({person.timezone})")

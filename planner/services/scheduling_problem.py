@@ -67,7 +67,7 @@ class BuiltProblem:
         return [self.humanise(e) for e in errors if not e.startswith("stats.")]
 
     def humanise(self, text: str) -> str:
-        """Replace quoted problem ids by people's and rounds' names."""
+        """Replace quoted problem ids by people's, rounds' and competencies' names."""
         return re.sub(r"'([^']+)'", lambda m: self.names.get(m.group(1), m.group(0)), text)
 
 
@@ -208,7 +208,8 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> 
     people = list(session.scalars(
         select(Interviewer).where(Interviewer.active.is_(True)).order_by(Interviewer.id)
         .options(selectinload(Interviewer.qualifications))))
-    slug_of = dict(session.execute(select(Competency.id, Competency.slug)).all())
+    competencies = session.execute(select(Competency.id, Competency.slug, Competency.name)).all()
+    slug_of = {cid: slug for cid, slug, _name in competencies}
     busy: dict[int, list[dict]] = defaultdict(list)
     for block in session.scalars(select(BusyBlock).where(BusyBlock.end > lo, BusyBlock.start < hi)
                                  .order_by(BusyBlock.start)):
@@ -241,7 +242,9 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> 
         problem = load_problem(doc)
     except ProblemError as exc:
         raise ValidationFailed(f"The loop cannot be turned into a scheduling problem: {exc}.") from None
-    names = {person_key(p.id): p.name for p in people}
+    # Competencies first: a person's, round's or loop's own key wins should one ever read like a slug.
+    names = {slug: name for _cid, slug, name in competencies}
+    names.update({person_key(p.id): p.name for p in people})
     for plan in plans.values():
         names.update({key: item["name"] for key, item in plan.rounds.items()})
     names.update({loop_key(loop.id): loop.candidate.name for loop in loops})

@@ -149,6 +149,8 @@ def test_unscheduled_loop_says_which_round_in_plain_words(db):
     proposal = scheduling.propose(db, loop.id, now=NOW)
     assert not proposal.scheduled
     assert proposal.reason and "loop" + str(loop.id) not in proposal.reason
+    # Competencies by their names too ("no one is qualified in Compiler design"), not by their slugs.
+    assert "qualified in Compiler design" in proposal.reason and "compiler-design" not in proposal.reason
 
 
 def test_batch_schedules_every_draft_loop_of_the_posting(db):
