@@ -99,9 +99,7 @@ def _clean(data: LoopInput) -> dict:
     if not _EMAIL.match(email) or len(email) > MAX_EMAIL:
         raise ValidationFailed(f"'{email}' is not an email address.")
     _zone(data.candidate_timezone)
-    gap = data.max_gap_minutes
-    if gap is not None and not 0 <= gap <= 24 * 60:
-        raise ValidationFailed("The longest break between rounds is between 0 and 1440 minutes.")
+    gap = _gap(data.max_gap_minutes)
     if len(data.hiring_team or "") > MAX_TEAM:
         raise ValidationFailed(f"Keep the hiring team under {MAX_TEAM} characters.")
     url = (data.video_url or "").strip()
@@ -141,20 +139,39 @@ def _team_slug(team: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", (team or "").lower()).strip("-")
 
 
-def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput], *, actor_id: int | None,
-                   now: datetime) -> Loop:
-    """Replace a draft loop's windows (local to the candidate); commit.
+def _gap(minutes) -> int | None:
+    """The longest break between rounds: None (no limit) or whole minutes from 0 to 1440."""
+    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 1440):
+        raise ValidationFailed("The longest break between rounds is between 0 and 1440 minutes.")
+    return minutes
 
-    :raise ValidationFailed: when the loop is not a draft, or a window breaks a rule.
+
+#: ``update_windows``' default for the longest break: leave it as it is.
+KEEP = object()
+
+
+def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput], *, actor_id: int | None,
+                   now: datetime, max_gap_minutes: int | None | object = KEEP) -> Loop:
+    """Replace a draft loop's windows (local to the candidate), and its longest break between rounds when
+    ``max_gap_minutes`` is given (None: no limit); commit. The scheduler's fixes name both ("lengthen the
+    window of Mon ...", "allow more than 60 minutes between rounds"), so both are changed in one place.
+
+    :raise ValidationFailed: when the loop is not a draft, or a window or the break breaks a rule.
     """
     loop = get_loop(session, loop_id)
     if loop.status != LoopStatus.DRAFT:
         raise ValidationFailed("Windows change only on draft loops; this loop is already "
                                f"{loop.status.value}.")
     spans = windows_utc(windows, loop.candidate.timezone, now=now)
+    details: dict = {"windows": len(spans)}
+    if max_gap_minutes is not KEEP:
+        gap = _gap(max_gap_minutes)
+        if gap != loop.max_gap_minutes:
+            details["max_gap_minutes"] = {"from": loop.max_gap_minutes, "to": gap}
+            loop.max_gap_minutes = gap
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
     record(session, actor_id=actor_id, action="loop_windows_changed", entity="loop", entity_id=loop.id,
-           details={"windows": len(spans)})
+           details=details)
     session.commit()
     return loop
 

@@ -91,3 +91,29 @@ def test_a_loop_fits_a_phone_screen(page):
     page.goto("/coordinator/loops/new")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the new-loop form is {overflow}px wider than the phone"
+
+
+def test_following_a_fix_on_the_windows_page_lets_the_loop_fit(page):
+    """Kim Lee's rounds need 315 minutes and each of her two windows holds 300 with at most 60 minutes between
+    rounds; her fix says to allow longer breaks. Clearing the limit on the windows page lets the loop spread
+    over both windows, and Schedule then proposes it."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops")
+    page.get_by_role("link", name="Kim Lee").click()
+    page.get_by_role("link", name="Schedule", exact=True).first.click()
+    page.wait_for_load_state("networkidle")
+    assert "allow more than 60 minutes between rounds" in page.locator("main").inner_text()
+    page.goto(page.url.split("/schedule")[0] + "/windows")
+    assert page.get_by_role("heading", level=1).inner_text() == "Windows and longest break"
+    field = page.get_by_label("Longest break between rounds (minutes)")
+    assert field.input_value() == "60"
+    field.fill("")
+    screenshot(page, "loop-windows-break")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_load_state("networkidle")
+    assert "Windows and break saved." in page.locator(".flashes").inner_text()
+    assert "no limit" in page.locator("main").inner_text()
+    page.get_by_role("link", name="Schedule", exact=True).first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.get_by_role("heading", level=1).inner_text() == "Proposed schedule"
+    screenshot(page, "loop-fits-after-fix")

@@ -78,3 +78,31 @@ def test_cancel_loop_cancels_interviews_and_queues_cancels(db):
     assert loop.status == LoopStatus.CANCELLED
     assert {i.status for i in loop.interviews} == {InterviewStatus.CANCELLED}
     assert db.scalar(select(func.count(OutboxMessage.id)).where(OutboxMessage.method == "CANCEL")) >= 2
+
+
+def test_the_longest_break_changes_with_the_windows_and_is_audited(db):
+    """The break a fix asks for ('allow more than 60 minutes between rounds') is set where the windows are;
+    left out it stays; out of range it is refused and nothing changes."""
+    from planner.models import AuditEntry
+
+    world = World(db)
+    world.basic_pool()
+    loop = world.loop()
+    db.commit()
+    window = [WindowInput(date(2030, 3, 6), time(9), time(17))]
+    before = loop.max_gap_minutes
+    loops.update_windows(db, loop.id, window, actor_id=None, now=NOW)
+    assert loop.max_gap_minutes == before
+    loops.update_windows(db, loop.id, window, actor_id=None, now=NOW, max_gap_minutes=120)
+    assert loop.max_gap_minutes == 120
+    entry = db.scalars(select(AuditEntry).where(AuditEntry.action == "loop_windows_changed")
+                       .order_by(AuditEntry.id.desc())).first()
+    assert entry.details["max_gap_minutes"] == {"from": before, "to": 120}
+    loops.update_windows(db, loop.id, window, actor_id=None, now=NOW, max_gap_minutes=None)
+    assert loop.max_gap_minutes is None
+    with pytest.raises(ValidationFailed, match="between 0 and 1440 minutes"):
+        loops.update_windows(db, loop.id, [WindowInput(date(2030, 3, 7), time(9), time(17))], actor_id=None,
+                             now=NOW, max_gap_minutes=5000)
+    db.rollback()
+    assert loop.max_gap_minutes is None
+    assert [(w.start, w.end) for w in loop.windows] == [(utc(2030, 3, 6, 14), utc(2030, 3, 6, 22))]

@@ -270,3 +270,24 @@ def test_a_date_alone_carries_no_zone_abbreviation():
     assert local(moment, "America/New_York", "%a %d %b") == "Wed 06 Mar"
     assert local_time(moment, "America/New_York") == "10:00 EST"
     assert local(moment, "America/New_York") == "Wed 06 Mar 2030, 10:00 EST"
+
+
+def test_the_windows_page_shows_and_saves_the_longest_break(login, world, db):
+    """The break the scheduler's fixes talk about is on the windows page, filled in, and saved with them."""
+    client = login("coordinator")
+    loop = world.loop_obj
+    page = client.get(f"/coordinator/loops/{loop.id}/windows").get_data(as_text=True)
+    assert "Longest break between rounds (minutes)" in page
+    assert re.search(rf'name="max_gap_minutes"[^>]*value="{loop.max_gap_minutes}"', page)
+    response = client.post(f"/coordinator/loops/{loop.id}/windows", data={
+        "max_gap_minutes": "150", "windows-0-day": "2030-03-07", "windows-0-start": "09:00",
+        "windows-0-end": "17:00"})
+    assert response.status_code == 302
+    db.expire_all()
+    assert db.get(Loop, loop.id).max_gap_minutes == 150
+    bad = client.post(f"/coordinator/loops/{loop.id}/windows", data={
+        "max_gap_minutes": "9999", "windows-0-day": "2030-03-07", "windows-0-start": "09:00",
+        "windows-0-end": "17:00"})
+    assert bad.status_code == 400
+    db.expire_all()
+    assert db.get(Loop, loop.id).max_gap_minutes == 150

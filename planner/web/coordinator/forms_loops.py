@@ -58,6 +58,15 @@ class WindowsForm(FlaskForm):
     windows = FieldList(FormField(WindowForm), min_entries=WINDOW_ROWS, max_entries=14)
 
 
+class LoopWindowsForm(WindowsForm):
+    """A draft loop's windows and its longest break: what the scheduler's fixes ask to change."""
+
+    max_gap_minutes = IntegerField("Longest break between rounds (minutes)",
+                                   validators=[Optional(), NumberRange(min=0, max=1440)],
+                                   description="Leave empty for no limit; rounds may then spread over every "
+                                               "window.")
+
+
 class LoopForm(WindowsForm):
     posting_id = SelectField("Posting", coerce=int, validators=[DataRequired(message="Choose a posting.")])
     candidate_name = StringField(

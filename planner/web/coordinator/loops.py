@@ -23,7 +23,7 @@ from planner.services import scheduling
 from planner.services.invites import MailSettings
 from planner.services.loops import LoopInput, WindowInput
 from planner.services.scheduling_problem import get_loops, loop_rounds
-from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, WindowsForm
+from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, LoopWindowsForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 
@@ -204,17 +204,18 @@ def loop_view(loop_id: int):
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
 def loop_windows(loop_id: int):
     detail = _detail(loop_id)
-    form = WindowsForm()
+    form = LoopWindowsForm()
     if request.method == "GET":
         _fill_windows(form, detail.loop)
+        form.max_gap_minutes.data = detail.loop.max_gap_minutes
     elif form.validate_on_submit():
         try:
             loop_services.update_windows(get_session(), loop_id, _windows(form), actor_id=current_user.id,
-                                         now=utcnow())
+                                         now=utcnow(), max_gap_minutes=form.max_gap_minutes.data)
         except PlannerError as exc:
             flash(str(exc), "error")
         else:
-            flash("Windows saved.", "success")
+            flash("Windows and break saved.", "success")
             return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
     status = 400 if request.method == "POST" else 200
     return render_template("coordinator/loops/windows.html", form=form, loop=detail.loop), status
