@@ -24,6 +24,16 @@ def mentoring_pool(world):
     return pool
 
 
+def _mentor_leaves(db):
+    """A scheduled loop's mentoring interview, the mentor in it, and another mentor free to take the seat."""
+    world = World(db)
+    pool = mentoring_pool(world)
+    _loop, rounds = scheduled_loop(db, world)
+    mentor = rounds["mentor"]
+    leaving = next(s.interviewer for s in mentor.seats)
+    return mentor, leaving, pool["eve"] if leaving.name != "Eve" else pool["finn"]
+
+
 def test_options_are_ranked_least_loaded_first_with_plain_words(db):
     """Substitutes for the mentoring seat: valid, least loaded first, each with why in plain words."""
     world = World(db)
@@ -78,12 +88,8 @@ def test_every_offered_substitute_keeps_every_rule(db):
 
 def test_replace_writes_seats_messages_and_audit_in_one_transaction(db):
     """Replacing: old seat removed, new seat, CANCEL to the one off (SEQUENCE+1), REQUEST to the panel (+2)."""
-    world = World(db)
-    pool = mentoring_pool(world)
-    loop, rounds = scheduled_loop(db, world)
-    mentor = rounds["mentor"]
-    leaving = next(s.interviewer for s in mentor.seats)
-    joining = pool["eve"] if leaving.name != "Eve" else pool["finn"]
+    mentor, leaving, joining = _mentor_leaves(db)
+    loop = mentor.loop
     before, mark = mentor.sequence, last_id(db)
     replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: on leave",
                                      actor_id=None, now=NOW, settings=SETTINGS)
@@ -247,12 +253,7 @@ def test_a_trainee_of_the_loop_can_step_up_giving_up_their_trainee_seat(db):
 def test_someone_taken_off_the_loop_is_not_offered_for_it_again(db):
     """After the mentor is replaced (say they declined), the one who took the seat declines too: the first
     mentor, qualified and free, is not offered back; the others are."""
-    world = World(db)
-    pool = mentoring_pool(world)
-    loop, rounds = scheduled_loop(db, world)
-    mentor = rounds["mentor"]
-    leaving = next(s.interviewer for s in mentor.seats)
-    joining = pool["eve"] if leaving.name != "Eve" else pool["finn"]
+    mentor, leaving, joining = _mentor_leaves(db)
     replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: ill",
                                      actor_id=None, now=NOW, settings=SETTINGS)
     db.expire_all()
