@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
@@ -62,6 +63,16 @@ class LoopState:
     def round(self, interview: Interview) -> dict:
         """The plan round of an interview (minutes, competencies, seat rules)."""
         return self.built.rounds[self.loop.id].rounds[interview.round_key]
+
+    @cached_property
+    def taken_off(self) -> frozenset[str]:
+        """People taken off this loop before (declined, replaced) and not sitting in it now: no change offered
+        for the loop puts them back, whether at the same time, in a moved round or in a re-plan."""
+        removed, active = set(), set()
+        for interview in self.interviews.values():
+            for seat in interview.seats:
+                (active if seat.status == SeatStatus.ACTIVE else removed).add(person_key(seat.interviewer_id))
+        return frozenset(removed - active)
 
     def person(self, interviewer_id: int):
         """The problem's view of an interviewer (calendar, caps, skills), or None when inactive."""

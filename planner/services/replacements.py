@@ -147,7 +147,7 @@ def _engine_candidates(state: LoopState, overrides: dict[int, dict], interview: 
     result = {"loops": [state.entry(overrides)]}
     try:
         found = engine_substitutes(state.built.problem, result, loop_key(state.loop.id), interview.round_key,
-                                   leaving, keep_out=_taken_off(state))
+                                   leaving, keep_out=state.taken_off)
     except (RepairError, ValueError):
         # ValueError: the engine's ledger refuses a loop whose people are not free as given (a moved
         # round landing on someone's other commitment); such a candidate plan is simply not an option.
@@ -162,16 +162,6 @@ def _engine_candidates(state: LoopState, overrides: dict[int, dict], interview: 
     return fitting
 
 
-def _taken_off(state: LoopState) -> frozenset[str]:
-    """People taken off this loop before (declined, replaced) and not sitting in it now: no change offered for
-    the loop puts them back, whether at the same time, in a moved round or in a re-plan."""
-    removed, active = set(), set()
-    for interview in state.interviews.values():
-        for seat in interview.seats:
-            (active if seat.status == SeatStatus.ACTIVE else removed).add(person_key(seat.interviewer_id))
-    return frozenset(removed - active)
-
-
 def _same_time(state: LoopState, interview: Interview, leaving: str) -> list[tuple[str, dict[int, dict], str]]:
     """Everyone who can take the seat now, as (person, the loop's changed items, the trainee seat given up).
 
@@ -182,10 +172,9 @@ def _same_time(state: LoopState, interview: Interview, leaving: str) -> list[tup
     item = items[interview.id]
     role = "interviewers" if leaving in item["interviewers"] else "trainees"
     assessors = {p for i in items.values() for p in i["interviewers"]}
-    taken_off = _taken_off(state)
     options = []
     for person in state.built.problem.interviewers:
-        if person.id in assessors or person.id == leaving or person.id in item["trainees"] or person.id in taken_off:
+        if person.id in assessors or person.id in item["trainees"] or person.id in {leaving, *state.taken_off}:
             continue
         overrides, freed = {}, ""
         for other_id, other in items.items():
@@ -232,7 +221,7 @@ def _engine_repair(state: LoopState, interview: Interview, leaving: str) -> list
     """The engine's decline repair, kept when it moves at most MAX_MOVED_ROUNDS rounds and every rule holds."""
     try:
         result = repair(state.built.problem, {"loops": [state.entry()]}, loop_key(state.loop.id),
-                        interview.round_key, leaving, keep_out=_taken_off(state))
+                        interview.round_key, leaving, keep_out=state.taken_off)
     except (RepairError, ValueError):
         return []
     entry = next((e for e in result.get("loops", []) if e.get("id") == loop_key(state.loop.id)), None)

@@ -64,21 +64,20 @@ class CalendarFree:
         key = (rnd.competencies, role, start, rnd.minutes)
         found = self.known.get(key)
         if found is None:
-            end = start + rnd.minutes
-            found = self.known[key] = [
-                (person, block)
-                for person in people
-                if (block := self.calendars[person.id].block_for(start, end)) is not None
-            ]
+            found = self.known[key] = _free_by_calendar(self.calendars, people, start, start + rnd.minutes)
         return found
 
 
-def _candidates(ledger: Ledger, people, start: int, end: int, free: list | None):
-    """(person, block) of ``people`` who could take a seat at ``[start, end)`` by their calendar alone."""
-    if free is not None:
-        return free
-    calendars = ledger.calendars
+def _free_by_calendar(calendars: dict[str, Calendar], people, start: int, end: int) -> list:
+    """(person, block) of ``people`` whose calendar has ``[start, end)`` free (seats are checked apart)."""
     return [(p, b) for p in people if (b := calendars[p.id].block_for(start, end)) is not None]
+
+
+def _candidates(ledger: Ledger, rnd: Round, role: str, people, start: int, calendar_free: CalendarFree | None):
+    """``_free_by_calendar`` for a seat of ``rnd`` at ``start``, remembered when ``calendar_free`` is given."""
+    if calendar_free is not None:
+        return calendar_free.people(rnd, role, people, start)
+    return _free_by_calendar(ledger.calendars, people, start, start + rnd.minutes)
 
 
 def pick_panel(
@@ -93,8 +92,7 @@ def pick_panel(
     """Least-loaded assessors (and a trainee if one is free) for ``rnd`` at ``start``, or None."""
     end = start + rnd.minutes
     free = []
-    known = calendar_free.people(rnd, "a", pools.assessors, start) if calendar_free is not None else None
-    for person, in_block in _candidates(ledger, pools.assessors, start, end, known):
+    for person, in_block in _candidates(ledger, rnd, "a", pools.assessors, start, calendar_free):
         if person.id in exclude:
             continue
         block = ledger.fits_in(person.id, in_block, start, end)
@@ -113,8 +111,7 @@ def pick_panel(
     if rnd.trainee:
         chosen = set(panel)
         best = None
-        known = calendar_free.people(rnd, "t", pools.trainees, start) if calendar_free is not None else None
-        for person, in_block in _candidates(ledger, pools.trainees, start, end, known):
+        for person, in_block in _candidates(ledger, rnd, "t", pools.trainees, start, calendar_free):
             if person.id in exclude or person.id in chosen:
                 continue
             block = ledger.fits_in(person.id, in_block, start, end)

@@ -255,7 +255,6 @@ def _improve_part(
             pools,
             part,
             seed=seed,
-            wall_time=_wall_left(deadline),
             deadline=deadline,
         )
         if progress and matched is not final:
@@ -498,7 +497,6 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
     the caller (``SubResult.retime``). ``loops_only``: the loop count is the only objective.
     """
     loops = problem.loops
-    step_wall = _wall_left(deadline)
     return solve_neighbourhood(
         problem,
         calendars,
@@ -508,7 +506,6 @@ def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline
         {loops[n].id: current[n] for n in group},
         seed=seed,
         deterministic_time=det,
-        wall_time=step_wall,
         retime_unchanged=retime,
         defer_retime=not retime,
         loops_only=loops_only,
@@ -702,9 +699,8 @@ def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline):
         group = order[start : start + REASSIGN_LOOPS]
         if not _time_for(problem, group, deadline):
             break
-        wall = _wall_left(deadline)
         plans, used = reassign_people(
-            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, wall_time=wall, deadline=deadline
+            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, deadline=deadline
         )
         spent += used
         chunks += 1
