@@ -25,22 +25,19 @@ def mentoring_pool(world):
 
 
 def _mentor_leaves(db):
-    """A scheduled loop's mentoring interview, the mentor in it, and another mentor free to take the seat."""
+    """The world with the mentoring pool, a scheduled loop's mentoring interview, the mentor in it, and another
+    mentor free to take the seat."""
     world = World(db)
     pool = mentoring_pool(world)
     _loop, rounds = scheduled_loop(db, world)
     mentor = rounds["mentor"]
     leaving = next(s.interviewer for s in mentor.seats)
-    return mentor, leaving, pool["eve"] if leaving.name != "Eve" else pool["finn"]
+    return world, pool, mentor, leaving, pool["eve"] if leaving.name != "Eve" else pool["finn"]
 
 
 def test_options_are_ranked_least_loaded_first_with_plain_words(db):
     """Substitutes for the mentoring seat: valid, least loaded first, each with why in plain words."""
-    world = World(db)
-    pool = mentoring_pool(world)
-    loop, rounds = scheduled_loop(db, world)
-    mentor = rounds["mentor"]
-    leaving = next(s.interviewer for s in mentor.seats)
+    world, pool, mentor, leaving, _joining = _mentor_leaves(db)
     # Finn already has two interviews that week in another loop; Eve none.
     for day in (4, 5):
         world.booked(pool["finn"], mentor.start.replace(day=day) - timedelta(hours=1),
@@ -88,7 +85,7 @@ def test_every_offered_substitute_keeps_every_rule(db):
 
 def test_replace_writes_seats_messages_and_audit_in_one_transaction(db):
     """Replacing: old seat removed, new seat, CANCEL to the one off (SEQUENCE+1), REQUEST to the panel (+2)."""
-    mentor, leaving, joining = _mentor_leaves(db)
+    _world, _pool, mentor, leaving, joining = _mentor_leaves(db)
     loop = mentor.loop
     before, mark = mentor.sequence, last_id(db)
     replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: on leave",
@@ -110,12 +107,7 @@ def test_replace_writes_seats_messages_and_audit_in_one_transaction(db):
 
 def test_a_failing_recheck_writes_nothing(db):
     """The substitute got booked at that time meanwhile: Conflict, no seat, no message, no audit."""
-    world = World(db)
-    pool = mentoring_pool(world)
-    loop, rounds = scheduled_loop(db, world)
-    mentor = rounds["mentor"]
-    leaving = next(s.interviewer for s in mentor.seats)
-    joining = pool["eve"] if leaving.name != "Eve" else pool["finn"]
+    world, _pool, mentor, leaving, joining = _mentor_leaves(db)
     options = replacements.replacement_options(db, mentor.id, leaving.id, now=NOW)
     assert joining.id in [o.interviewer_id for o in options.substitutes]
     world.booked(joining, mentor.start, mentor.end)
@@ -253,7 +245,7 @@ def test_a_trainee_of_the_loop_can_step_up_giving_up_their_trainee_seat(db):
 def test_someone_taken_off_the_loop_is_not_offered_for_it_again(db):
     """After the mentor is replaced (say they declined), the one who took the seat declines too: the first
     mentor, qualified and free, is not offered back; the others are."""
-    mentor, leaving, joining = _mentor_leaves(db)
+    _world, _pool, mentor, leaving, joining = _mentor_leaves(db)
     replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: ill",
                                      actor_id=None, now=NOW, settings=SETTINGS)
     db.expire_all()
