@@ -23,8 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "REMEMBER_COOKIE_SAMESITE": "Lax",
-    # Public base URL used in invites and feed links (no trailing slash).
-    "BASE_URL": "http://127.0.0.1:5000",
+    # Public base URL used in invites and feed links. Unset: the address a page was requested on (pages and
+    # the mail they send) or http://127.0.0.1:5000 (command-line mail); set it behind a proxy.
+    "BASE_URL": None,
     # The organizer of every invite: a real mailbox on the team's domain; From equals it.
     "MAIL_ORGANIZER_EMAIL": "recruiting@planner.example",
     "MAIL_ORGANIZER_NAME": "Recruiting",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from planner.db import utcnow
 from planner.services.feeds import feed_for_token
-from planner.services.invites import MailSettings
 from planner.web.dbsession import get_session
+from planner.web.mail_settings import mail_settings
 
 bp = Blueprint("feeds", __name__, url_prefix="/feeds")
 
@@ -16,9 +16,7 @@ _PRIVATE = {"Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex", "Re
 
 @bp.route("/<token>.ics", methods=["GET", "HEAD"])
 def feed_ics(token: str):
-    feed = feed_for_token(
-        get_session(), token, settings=MailSettings.from_mapping(current_app.config), now=utcnow()
-    )
+    feed = feed_for_token(get_session(), token, settings=mail_settings(), now=utcnow())
     if feed is None:
         # An empty 404: no page, no hint whether such a token ever existed.
         return Response(b"", status=404, mimetype="text/plain")

@@ -38,6 +38,20 @@ def test_home_lists_upcoming_interviews_in_the_interviewers_zone(client, db, mak
     assert f"/feeds/{me.feed_token}.ics" in page and "webcal://" in page
 
 
+
+def test_feed_url_follows_the_address_in_use_unless_base_url_is_set(app, client, db, make_user):
+    """Without BASE_URL the feed card shows the host and port the page was opened on; with it, BASE_URL."""
+    me = _me(db, make_user, client)
+    feed = f"/feeds/{me.feed_token}.ics"
+    # The session cookie belongs to the host it was set on: log in again on the other address.
+    login = {"email": "priya@hire.example", "password": "password123"}
+    assert client.post("/login", data=login, base_url="http://planner.test:8123").status_code == 302
+    page = client.get("/interviewer/", base_url="http://planner.test:8123").get_data(as_text=True)
+    assert f"http://planner.test:8123{feed}" in page and f"webcal://planner.test:8123{feed}" in page
+    app.config["BASE_URL"] = "https://planner.example.com/"
+    page = client.get("/interviewer/", base_url="http://planner.test:8123").get_data(as_text=True)
+    assert f"https://planner.example.com{feed}" in page and "planner.test:8123" not in page
+
 def test_ics_download_only_for_own_interviews(client, db, make_user):
     """The .ics download works for the interviewer's own interview and is 404 for anybody else's."""
     me = _me(db, make_user, client)

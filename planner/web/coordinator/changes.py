@@ -16,15 +16,11 @@ from wtforms.fields.choices import SelectChoice
 from planner.core.errors import Conflict, NotFound, PlannerError
 from planner.db import utcnow
 from planner.services import changes, replacements
-from planner.services.invites import MailSettings
 from planner.services.loop_state import get_interview
 from planner.web.coordinator.forms_changes import CancelInterviewForm, PlaceForm, ReplaceForm, RescheduleForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
-
-
-def _settings() -> MailSettings:
-    return MailSettings.from_mapping(current_app.config)
+from planner.web.mail_settings import mail_settings
 
 
 def _signer() -> URLSafeSerializer:
@@ -65,7 +61,7 @@ def interview_replace(interview_id: int):
                     raise PlannerError("Pick who takes the seat.")
                 replacements.replace_interviewer(session, interview_id, leaving, joining_id=joining, plan=plan,
                                                  reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
-                                                 settings=_settings())
+                                                 settings=mail_settings())
             except BadSignature:
                 flash("That new plan had expired; here is a fresh one.", "error")
             except Conflict as exc:
@@ -109,7 +105,7 @@ def interview_reschedule(interview_id: int):
         try:
             changes.reschedule_interview(session, interview_id, datetime.fromisoformat(form.start.data),
                                          reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
-                                         settings=_settings())
+                                         settings=mail_settings())
         except PlannerError as exc:
             flash(str(exc), "error")
             return redirect(url_for("coordinator.interview_reschedule", interview_id=interview_id))
@@ -129,7 +125,7 @@ def interview_cancel(interview_id: int):
         return redirect(_back(interview))
     try:
         changes.cancel_interview(get_session(), interview_id, form.reason.data, actor_id=current_user.id,
-                                 now=utcnow(), settings=_settings())
+                                 now=utcnow(), settings=mail_settings())
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
@@ -148,7 +144,7 @@ def interview_place(interview_id: int):
             count = changes.update_place(get_session(), interview_id, location=form.location.data,
                                          video_url=form.video_url.data, whole_loop=form.scope.data == "loop",
                                          reason=form.reason.data, actor_id=current_user.id, now=utcnow(),
-                                         settings=_settings())
+                                         settings=mail_settings())
         except PlannerError as exc:
             form.video_url.errors = [*form.video_url.errors, str(exc)]
         else:

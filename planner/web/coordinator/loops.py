@@ -20,12 +20,12 @@ from planner.models import Posting
 from planner.queries import loops as loop_queries
 from planner.services import loops as loop_services
 from planner.services import scheduling
-from planner.services.invites import MailSettings
 from planner.services.loops import LoopInput, WindowInput
 from planner.services.scheduling_problem import get_loops, loop_rounds
 from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, LoopWindowsForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.mail_settings import mail_settings
 
 
 def _signer() -> URLSafeSerializer:
@@ -48,10 +48,6 @@ def _untoken(loop_id: int, token: str | None) -> list[dict] | None:
 
 def _batch_token(posting_id: int, proposals: dict[int, list[dict]]) -> str:
     return _signer().dumps({"posting": posting_id, "loops": {str(k): v for k, v in proposals.items()}})
-
-
-def _settings() -> MailSettings:
-    return MailSettings.from_mapping(current_app.config)
 
 
 def _windows(form) -> list[WindowInput]:
@@ -134,7 +130,7 @@ def posting_loops_confirm(posting_id: int):
     proposals = {int(k): v for k, v in data["loops"].items()}
     try:
         created = scheduling.confirm_many(get_session(), proposals, actor_id=current_user.id, now=utcnow(),
-                                          settings=_settings(), override_reason=form.override_reason.data)
+                                          settings=mail_settings(), override_reason=form.override_reason.data)
     except UncoveredMustHave as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
@@ -239,7 +235,7 @@ def loop_cancel(loop_id: int):
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
     try:
         count = loop_services.cancel_loop(get_session(), loop_id, form.reason.data, actor_id=current_user.id,
-                                          now=utcnow(), settings=_settings())
+                                          now=utcnow(), settings=mail_settings())
     except NotFound:
         abort(404)
     except PlannerError as exc:
@@ -363,7 +359,7 @@ def loop_confirm(loop_id: int):
     session = get_session()
     try:
         created = scheduling.confirm(session, loop_id, interviews, actor_id=current_user.id, now=utcnow(),
-                                     settings=_settings(), override_reason=form.override_reason.data)
+                                     settings=mail_settings(), override_reason=form.override_reason.data)
     except UncoveredMustHave as exc:
         form.override_reason.errors = [str(exc)]
         session.rollback()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.calendar import local_time_range
@@ -10,23 +10,19 @@ from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
 from planner.queries.my_interviews import get_scorecard_sheet, interviewer_for_user, list_my_interviews
 from planner.services.feeds import interview_download, rotate_feed_token
-from planner.services.invites import MailSettings
 from planner.services.scorecards import RATING_LABELS, ScorecardInput, save_scorecard
 from planner.web.dbsession import get_session
 from planner.web.interviewer.forms import ScorecardForm
+from planner.web.mail_settings import mail_settings
 from planner.web.roles import restrict_blueprint
 
 bp = Blueprint("interviewer", __name__, url_prefix="/interviewer")
 restrict_blueprint(bp, "interviewer")
 
 
-def _settings() -> MailSettings:
-    return MailSettings.from_mapping(current_app.config)
-
-
 def feed_links(token: str) -> dict[str, str]:
     """The feed's https (or configured scheme) and webcal:// URLs."""
-    url = _settings().base_url + url_for("feeds.feed_ics", token=token)
+    url = mail_settings().base_url + url_for("feeds.feed_ics", token=token)
     return {"https": url, "webcal": "webcal://" + url.split("://", 1)[-1]}
 
 
@@ -58,7 +54,7 @@ def interview_ics(interview_id: int):
     if me is None:
         abort(404)
     try:
-        ics, interview = interview_download(session, me.id, interview_id, settings=_settings(), now=utcnow())
+        ics, interview = interview_download(session, me.id, interview_id, settings=mail_settings(), now=utcnow())
     except NotFound:
         abort(404)
     filename = f"interview-{interview.id}-{interview.start:%Y%m%d}.ics"
