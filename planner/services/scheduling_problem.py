@@ -126,6 +126,11 @@ def round_slugs(item: dict) -> list[str]:
     return primary or [c["slug"] for c in item["competencies"]]
 
 
+def takes_trainee(item: dict) -> bool:
+    """Whether a plan round (snapshot item) has a trainee seat (the problem's ``trainee: true``)."""
+    return int(item.get("max_trainees") or 0) > 0
+
+
 def _windows(loop: Loop, now: datetime) -> list[dict]:
     # Nothing is proposed in the past: windows are cut at the next slot from now.
     minute = (int(now.timestamp()) + 59) // 60
@@ -142,7 +147,7 @@ def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime) -> dict:
     rounds = []
     for key, item in plan.rounds.items():
         entry = {"id": key, "minutes": item["minutes"], "competencies": round_slugs(item),
-                 "interviewers": item["interviewers"], "trainee": item.get("max_trainees", 0) > 0}
+                 "interviewers": item["interviewers"], "trainee": takes_trainee(item)}
         if item.get("min_outside_team"):
             entry["outside_hiring_team"] = item["min_outside_team"]
         rounds.append(entry)

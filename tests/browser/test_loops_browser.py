@@ -117,3 +117,47 @@ def test_following_a_fix_on_the_windows_page_lets_the_loop_fit(page):
     page.wait_for_load_state("networkidle")
     assert page.get_by_role("heading", level=1).inner_text() == "Proposed schedule"
     screenshot(page, "loop-fits-after-fix")
+
+
+def test_coordinator_drops_a_trainee_seat_adds_one_back_and_confirms(page):
+    """Drop a proposed trainee -> the round says 'No trainee' -> Add a trainee from the free ones -> confirm keeps
+    exactly the trainee seats shown; the page fits a phone with the trainee panel open."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops")
+    page.get_by_role("link", name="Sam Okafor").click()
+    page.get_by_role("link", name="Schedule", exact=True).first.click()
+    page.wait_for_load_state("networkidle")
+    drops = page.get_by_role("button", name=re.compile(r"^Drop trainee "))
+    seats = drops.count()
+    assert seats >= 1, "the demo proposal seats trainees"
+    label = drops.first.get_attribute("aria-label")
+    trainee, round_name = re.fullmatch(r"Drop trainee (.+) from (.+)", label).groups()
+    drops.first.click()
+    page.wait_for_load_state("networkidle")
+    assert f"{trainee} no longer sits in '{round_name}' as a trainee" in page.locator(".flashes").inner_text()
+    assert page.get_by_role("button", name=re.compile(r"^Drop trainee ")).count() == seats - 1
+    assert page.get_by_role("button", name=label).count() == 0
+    screenshot(page, "loop-proposal-trainee-dropped")
+    page.get_by_role("link", name=f"Add a trainee to {round_name}").click()
+    page.wait_for_load_state("networkidle")
+    region = page.get_by_role("region", name="Trainees")
+    adds = region.get_by_role("button", name=re.compile(r"^Add "))
+    assert adds.count() >= 1 and "training in" in region.inner_text()
+    screenshot(page, "loop-proposal-trainee-options")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "loop-proposal-trainee-options-phone")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the proposal is {overflow}px wider than the phone"
+    page.set_viewport_size({"width": 1366, "height": 900})
+    chosen = adds.first.inner_text().removeprefix("Add ").strip()
+    adds.first.click()
+    page.wait_for_load_state("networkidle")
+    assert f"{chosen} joins '{round_name}' as a trainee" in page.locator(".flashes").inner_text()
+    assert page.get_by_role("button", name=f"Drop trainee {chosen} from {round_name}").count() == 1
+    page.get_by_role("button", name="Confirm schedule").click()
+    page.wait_for_load_state("networkidle")
+    assert "Scheduled 6 interviews for Sam Okafor" in page.locator(".flashes").inner_text()
+    row = page.locator("table tbody tr", has_text=round_name)
+    assert chosen in row.inner_text() and "trainee" in row.inner_text()
+    assert page.locator("table tbody .badge-info", has_text="trainee").count() == seats

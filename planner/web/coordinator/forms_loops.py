@@ -19,6 +19,7 @@ from wtforms import (
     TimeField,
 )
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.widgets import HiddenInput
 
 WINDOW_ROWS = 5
 
@@ -100,6 +101,14 @@ class ConfirmForm(FlaskForm):
     override_reason = TextAreaField("Override reason", validators=[Length(max=2000)],
                                     description="Required when the plan leaves a must-have uncovered; "
                                                 "it is kept in the audit trail.")
+
+
+class TraineeSeatForm(FlaskForm):
+    """Drop a trainee from, or seat one in, a round of the signed proposal (the service checks the rest)."""
+
+    proposal = HiddenField(validators=[DataRequired()])
+    round = HiddenField(validators=[DataRequired(), Length(max=64)])
+    trainee = IntegerField(widget=HiddenInput(), validators=[DataRequired(), NumberRange(min=1)])
 
 
 class CancelForm(FlaskForm):

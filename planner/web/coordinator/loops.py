@@ -1,5 +1,7 @@
 """Coordinator pages for loops: list, new loop, one loop, its schedule proposal (swap, move, confirm), batch.
 
+The proposal's trainee seats (drop one, seat one) are edited in :mod:`.proposal_trainees`.
+
 A proposal travels between requests in a signed token (itsdangerous with the app's SECRET_KEY); it is
 only a suggestion: confirming re-checks every rule inside the transaction.
 """
@@ -21,7 +23,7 @@ from planner.queries import loops as loop_queries
 from planner.services import loops as loop_services
 from planner.services import scheduling
 from planner.services.loops import LoopInput, WindowInput
-from planner.services.scheduling_problem import get_loops, loop_rounds
+from planner.services.scheduling_problem import get_loops, loop_rounds, takes_trainee
 from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, LoopWindowsForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
@@ -274,9 +276,10 @@ def loop_schedule(loop_id: int):
     return _render_proposal(detail, proposal, ConfirmForm())
 
 
-def _render_proposal(detail, proposal, form, *, swap=None, moves=None, status: int = 200):
+def _render_proposal(detail, proposal, form, *, swap=None, moves=None, trainees=None, status: int = 200):
     session = get_session()
-    names = {k: r["name"] for k, r in loop_rounds(session, detail.loop).rounds.items()}
+    plan = loop_rounds(session, detail.loop).rounds
+    names = {k: r["name"] for k, r in plan.items()}
     token = _token(detail.loop.id, proposal.interviews) if proposal.scheduled else ""
     form.proposal.data = token
     issues = scheduling.check(session, detail.loop.id, proposal.interviews, now=utcnow()) \
@@ -284,7 +287,8 @@ def _render_proposal(detail, proposal, form, *, swap=None, moves=None, status: i
     rounds = loop_queries.proposal_rounds(session, proposal.interviews, names)
     return render_template("coordinator/loops/schedule.html", d=detail, loop=detail.loop, proposal=proposal,
                            rounds=rounds, token=token, form=form, swap=swap, moves=moves, issues=issues,
-                           names=names), status
+                           names=names, trainees=trainees,
+                           trainee_rounds={k for k, r in plan.items() if takes_trainee(r)}), status
 
 
 @bp.route("/loops/<int:loop_id>/schedule/swap")
@@ -376,5 +380,6 @@ def loop_confirm(loop_id: int):
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 
 
-# The pages that fix a scheduled loop register their routes on the same blueprint.
+# The proposal's trainee seats and the pages that fix a scheduled loop register their routes on the same blueprint.
 from planner.web.coordinator import changes as _changes  # noqa: E402, F401
+from planner.web.coordinator import proposal_trainees as _trainees  # noqa: E402, F401
