@@ -138,6 +138,11 @@ def loop_messages(session: Session, loop_id: int, *, limit: int = 12) -> list[Me
                        m.state.value, m.created_at) for m in rows]
 
 
+def count_loop_messages(session: Session, loop_id: int) -> int:
+    """How many outbox messages the loop has (one query)."""
+    return session.scalar(select(func.count(OutboxMessage.id)).where(OutboxMessage.loop_id == loop_id)) or 0
+
+
 @dataclass
 class PersonView:
     id: int

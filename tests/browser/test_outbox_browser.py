@@ -52,3 +52,40 @@ def test_coordinator_resends_a_failed_message_and_downloads_eml(page, live_db):
     page.get_by_role("link", name="Pending").click()
     assert page.locator(f"tr[data-message='{failed_id}']").get_attribute("data-state") == "pending"
     screenshot(page, "outbox-after-resend")
+
+
+def test_coordinator_filters_the_outbox_by_loop_from_the_loop_page(page, live_db):
+    """A loop's 'all messages for this loop' opens the outbox narrowed to it (said above the list); the filter
+    picks another loop, the state tabs keep it, and Clear filter shows every loop's messages again."""
+    _queue_with_one_failure(live_db)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/loops?status=scheduled")
+    page.get_by_role("link", name="Alex Chen").click()
+    page.get_by_role("link", name="all messages for this loop in the outbox").click()
+    page.wait_for_load_state("networkidle")
+    banner = page.locator("#active-filter")
+    assert "Alex Chen" in banner.inner_text()
+    alex = page.locator("tr[data-message]").count()
+    assert alex >= 1 and page.get_by_label("Loop", exact=True).input_value() != "0"
+    assert "Kim Lee (outbox)" not in page.locator(".outbox-table").inner_text()
+    screenshot(page, "outbox-filtered")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "outbox-filtered-phone")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the filtered outbox is {overflow}px wider than the phone"
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.get_by_label("Loop", exact=True).select_option(label="Kim Lee (outbox) — Senior ML Compiler Engineer (4)")
+    page.get_by_role("button", name="Filter").click()
+    page.wait_for_load_state("networkidle")
+    assert "Kim Lee (outbox)" in page.locator("#active-filter").inner_text()
+    assert page.locator("tr[data-message]").count() == 4
+    page.get_by_role("link", name="Failed").click()
+    page.wait_for_load_state("networkidle")
+    assert "Kim Lee (outbox)" in page.locator("#active-filter").inner_text()
+    assert page.locator("tr[data-message]").count() == 1
+    page.get_by_role("link", name="Clear filter").click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#active-filter").count() == 0
+    page.get_by_role("link", name="All").click()
+    assert page.locator("tr[data-message]").count() >= alex + 4

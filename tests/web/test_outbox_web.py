@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import re
 from email import message_from_bytes, policy
 
+import pytest
 from invitedata import NOW, SETTINGS, make_loop
 from sqlalchemy import select
 
-from planner.models import OutboxMessage, OutboxState
+from planner.models import Interviewer, OutboxMessage, OutboxState
 from planner.services import invites
 
 
@@ -119,3 +121,103 @@ def test_cancellations_are_marked_like_on_the_loop_page(login, db):
     request = re.search(rf'data-message="{rows[3].id}".*?</tr>', page, re.S).group(0)
     assert '<span class="badge badge-bad">CANCEL</span>' in cancel
     assert f'<span class="badge badge-brand">{rows[3].method}</span>' in request
+
+
+def _two_loops(db):
+    """Kim Lee's loop (4 messages: 1 failed, 1 sent, 2 pending) and Lou Park's (4 pending), written in turn."""
+    rows = _queue(db)
+    people = list(db.scalars(select(Interviewer).order_by(Interviewer.id)))
+    other = make_loop(db, rounds=1, tag=" Lou", existing=people)
+    other.candidate.name = "Lou Park"
+    invites.announce_scheduled(db, [other.interviews[0].id], settings=SETTINGS, now=NOW)
+    db.commit()
+    return rows[0].loop_id, other.loop.id
+
+
+def _shown(page: str) -> list[int]:
+    return [int(x) for x in re.findall(r'data-message="(\d+)"', page)]
+
+
+def test_outbox_filters_by_loop_with_counts_tabs_and_a_way_back(login, db):
+    """?loop= narrows the list and every tab's count to one loop, says which, and offers to clear it."""
+    client = login("coordinator")
+    kim, lou = _two_loops(db)
+    everything = client.get("/coordinator/outbox").get_data(as_text=True)
+    assert len(_shown(everything)) == 8 and 'id="active-filter"' not in everything
+    assert f'<option value="{kim}">Kim Lee — Senior ML Compiler Engineer (4)</option>' in everything
+    assert f'<option value="{lou}">Lou Park — Senior ML Compiler Engineer (4)</option>' in everything
+    assert f"/coordinator/outbox?state=all&amp;loop={lou}" in everything  # each row links to its loop's filter
+    page = client.get(f"/coordinator/outbox?loop={lou}").get_data(as_text=True)
+    lous = set(db.scalars(select(OutboxMessage.id).where(OutboxMessage.loop_id == lou)))
+    assert set(_shown(page)) == lous and len(lous) == 4
+    banner = re.search(r'id="active-filter".*?</p>', page, re.S).group(0)
+    assert "Lou Park" in banner and f'href="/coordinator/loops/{lou}"' in banner
+    assert 'href="/coordinator/outbox?state=all"' in banner and "Clear filter" in banner
+    assert f'<option selected value="{lou}">' in page
+    assert f'href="/coordinator/outbox?state=failed&amp;loop={lou}"' in page  # the tabs keep the filter
+    assert re.search(r"Failed <span class=\"badge \">0</span>", page)
+    failed = client.get(f"/coordinator/outbox?state=failed&loop={kim}").get_data(as_text=True)
+    assert len(_shown(failed)) == 1
+    empty = client.get(f"/coordinator/outbox?state=failed&loop={lou}").get_data(as_text=True)
+    assert "No failed messages for Lou Park's loop." in empty
+
+
+def test_outbox_loop_filter_keeps_paging(app, login, db):
+    """Pages count and link within the chosen loop; the pager and resend keep the filter."""
+    client = login("coordinator")
+    kim, _lou = _two_loops(db)
+    app.config["OUTBOX_PAGE_SIZE"] = 3
+    newest = list(db.scalars(select(OutboxMessage.id).where(OutboxMessage.loop_id == kim)
+                             .order_by(OutboxMessage.created_at.desc(), OutboxMessage.id.desc())))
+    first = client.get(f"/coordinator/outbox?loop={kim}").get_data(as_text=True)
+    assert "1&ndash;3 of 4" in first and "page 1 of 2" in first
+    assert f'href="/coordinator/outbox?state=all&amp;page=2&amp;loop={kim}"' in first
+    second = client.get(f"/coordinator/outbox?loop={kim}&page=2").get_data(as_text=True)
+    assert _shown(first) + _shown(second) == newest
+    assert "4&ndash;4 of 4" in client.get(f"/coordinator/outbox?loop={kim}&page=9").get_data(as_text=True)
+    failed = db.scalar(select(OutboxMessage).where(OutboxMessage.loop_id == kim,
+                                                   OutboxMessage.state == OutboxState.FAILED))
+    assert f"/coordinator/outbox/{failed.id}/resend?state=all&amp;page=2&amp;loop={kim}" in second  # the oldest
+    back = client.post(f"/coordinator/outbox/{failed.id}/resend?state=failed&page=1&loop={kim}")
+    assert back.location.endswith(f"/coordinator/outbox?state=failed&page=1&loop={kim}")
+
+
+@pytest.mark.parametrize(("loop", "message"), [
+    ("987654", "There is no loop #987654; showing the messages of every loop."),
+    ("99999999999999", "There is no loop #99999999999999; showing the messages of every loop."),
+    ("kim", "That is not a loop number; showing the messages of every loop."),
+    ("-1", "That is not a loop number; showing the messages of every loop."),
+])
+def test_an_unknown_loop_filter_is_said_once_and_lists_every_message(login, db, loop, message):
+    """A loop id that does not exist, or is no number at all, is named beside the filter; nothing is hidden."""
+    client = login("coordinator")
+    _two_loops(db)
+    response = client.get(f"/coordinator/outbox?loop={loop}")
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert page.count(message) == 1 and page.count('role="alert"') == 1
+    assert len(_shown(page)) == 8 and 'id="active-filter"' not in page
+
+
+def test_a_loop_without_messages_can_be_chosen_and_says_so(login, db):
+    """A draft loop has no messages yet: the filter still names it, with an empty list and the way back."""
+    from loopworld import World
+
+    client = login("coordinator")
+    _two_loops(db)
+    draft = World(db).loop("Ada Draft")
+    db.commit()
+    page = client.get(f"/coordinator/outbox?loop={draft.id}").get_data(as_text=True)
+    assert 'id="active-filter"' in page and "Ada Draft" in page and _shown(page) == []
+    assert "No messages for Ada Draft's loop." in page
+    assert "Ada Draft" not in client.get("/coordinator/outbox").get_data(as_text=True)
+
+
+def test_the_loop_page_links_to_its_messages_in_the_outbox(login, db):
+    """A scheduled loop's 'Calendar messages' card links to the outbox filtered by that loop."""
+    client = login("coordinator")
+    kim, _lou = _two_loops(db)
+    page = client.get(f"/coordinator/loops/{kim}").get_data(as_text=True)
+    assert f'href="/coordinator/outbox?loop={kim}">all messages for this loop in the outbox</a>' in page
+    assert "all 4 ·" in page
+

@@ -194,9 +194,11 @@ def _not_a_draft(detail):
 @bp.route("/loops/<int:loop_id>")
 def loop_view(loop_id: int):
     detail = _detail(loop_id)
-    messages = loop_queries.loop_messages(get_session(), loop_id) if detail.loop.status.value != "draft" else []
+    session = get_session()
+    messages = loop_queries.loop_messages(session, loop_id) if detail.loop.status.value != "draft" else []
+    total = loop_queries.count_loop_messages(session, loop_id) if messages else 0
     return render_template("coordinator/loops/view.html", d=detail, loop=detail.loop,
-                           cancel_form=CancelForm(), messages=messages, now=utcnow())
+                           cancel_form=CancelForm(), messages=messages, message_total=total, now=utcnow())
 
 
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
