@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from planner.core.scheduling.cpsat_model import ModelBuilder, candidate_day
+from planner.core.scheduling.cpsat_model import ModelBuilder, candidate_day, flat_solver
 
 #: Deterministic seconds for one pass. On the one-week hiring event most passes are proven within 0.013;
 #: on the slowest the best days were found by 0.005-0.01 and the rest went on the proof (0.16 det-s).
@@ -81,14 +81,12 @@ def shorten_days(
     model.minimize(sum(spans))
     for (loop_id, round_id), start in starts.items():
         model.add_hint(start, values[builder.rounds[(loop_id, round_id)].start.index])
-    solver = cp.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = seed
+    # The neighbourhoods' settings (no presolve, no probing, fewer cuts): on the 39 passes of three hiring
+    # events the same proven days in 0.23 s of CPU instead of 0.54 (a pass is a few milliseconds of search
+    # behind a fixed cost of presolve and probing).
+    solver = flat_solver(cp, seed, budget, wall_time)
     # Branching on the LP found the best days of the slowest captured pass in 0.005 det-s instead of 0.02+.
-    params.search_branching = cp.LP_SEARCH
-    params.max_deterministic_time = budget
-    params.max_time_in_seconds = wall_time
+    solver.parameters.search_branching = cp.LP_SEARCH
     status = solver.solve(model)
     det = solver.deterministic_time
     optimal = status == cp.OPTIMAL
