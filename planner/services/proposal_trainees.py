@@ -18,15 +18,15 @@ from sqlalchemy.orm import Session
 from planner.core.errors import ValidationFailed
 from planner.models import Interviewer
 
-# The proposal helpers of the swap and move edits: the same checks, ranking and wording for trainees.
+# The helpers of the swap and move edits: the same checks, ranking and wording for trainees.
 from planner.services.scheduling import (
     Substitute,
-    _draft,
-    _entry,
-    _load_near,
-    _replace,
-    _round,
-    _why,
+    load_near,
+    proposal_entry,
+    proposal_round,
+    require_draft,
+    why_it_fits,
+    with_round_changed,
 )
 from planner.services.scheduling_problem import (
     build_problem,
@@ -58,15 +58,15 @@ def drop_trainee(session: Session, loop_id: int, interviews: Sequence[Mapping], 
         is not its trainee (an assessor is swapped, not dropped).
     """
     loop = get_loops(session, [loop_id])[0]
-    _draft(loop)
-    item = _round(interviews, round_key)
+    require_draft(loop)
+    item = proposal_round(interviews, round_key)
     key = person_key(trainee_id)
     if key not in item.get("trainees", []):
         raise ValidationFailed("That person is not a trainee in this round of the proposal; nothing was "
                                "changed.")
     person = session.get(Interviewer, trainee_id)
     trainees = [t for t in item.get("trainees", []) if t != key]
-    return TraineeChange(_replace(interviews, round_key, trainees=trainees),
+    return TraineeChange(with_round_changed(interviews, round_key, trainees=trainees),
                          person.name if person else "The trainee", _round_name(session, loop, round_key))
 
 
@@ -86,9 +86,9 @@ def trainee_options(session: Session, loop_id: int, interviews: Sequence[Mapping
 def _options(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, *,
              now: datetime) -> tuple[list[Substitute], str]:
     loops = get_loops(session, [loop_id])
-    _draft(loops[0])
+    require_draft(loops[0])
     built = build_problem(session, loops, now=now)
-    item = _round(interviews, round_key)
+    item = proposal_round(interviews, round_key)
     plan_round = built.rounds[loop_id].rounds.get(round_key)
     name = built.names.get(round_key, round_key)
     if plan_round is None:
@@ -101,20 +101,20 @@ def _options(session: Session, loop_id: int, interviews: Sequence[Mapping], roun
     start = parse_z(item["start"])
     # A rule the proposal broke already (someone booked meanwhile: the page says so) hides nobody; an option
     # must add no broken rule. The validator refuses anyone without shadow or reverse-shadow in the round.
-    baseline = set(built.check([_entry(loop_id, interviews)]))
+    baseline = set(built.check([proposal_entry(loop_id, interviews)]))
     ranked = []
     for person in built.problem.interviewers:
         if person.id in seated:
             continue
-        candidate = _replace(interviews, round_key, trainees=[person.id])
-        if set(built.check([_entry(loop_id, candidate)])) - baseline:
+        candidate = with_round_changed(interviews, round_key, trainees=[person.id])
+        if set(built.check([proposal_entry(loop_id, candidate)])) - baseline:
             continue
-        week, day = _load_near(person, start)
+        week, day = load_near(person, start)
         ranked.append((week, day, person.name, person, candidate))
     ranked.sort(key=lambda row: row[:3])
     slugs = round_slugs(plan_round)
     options = [Substitute(person_id(person.id), person.name,
-                          _why(person, slugs, "trainees", week, day, start, loops[0].hiring_team, built.names),
+                          why_it_fits(person, slugs, "trainees", week, day, start, loops[0].hiring_team, built.names),
                           candidate)
                for week, day, _name, person, candidate in ranked]
     return options, name

@@ -60,7 +60,8 @@ class Proposal:
         return self.status == "scheduled"
 
 
-def _draft(loop: Loop) -> None:
+def require_draft(loop: Loop) -> None:
+    """ValidationFailed unless the loop is still a draft (only drafts are scheduled)."""
     if loop.status != LoopStatus.DRAFT:
         raise ValidationFailed(f"The loop of {loop.candidate.name} is {loop.status.value}; only draft loops "
                                "are scheduled.")
@@ -97,7 +98,7 @@ def propose(session: Session, loop_id: int, *, now: datetime, seed: int = 0) -> 
     :raise ValidationFailed: when the loop is not a draft or its posting has no published plan.
     """
     loops = get_loops(session, [loop_id])
-    _draft(loops[0])
+    require_draft(loops[0])
     built = build_problem(session, loops, now=now)
     return _proposals(session, loops, built, seed)[0]
 
@@ -121,7 +122,7 @@ def propose_batch(session: Session, posting_id: int, *, now: datetime, seed: int
 def resume(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now: datetime) -> Proposal:
     """A proposal the coordinator is editing, as carried between pages (no solving; see :func:`check`)."""
     loops = get_loops(session, [loop_id])
-    _draft(loops[0])
+    require_draft(loops[0])
     built = build_problem(session, loops, now=now)
     return Proposal(loop_id, "scheduled", [dict(i) for i in interviews],
                     uncovered=_uncovered(session, loops[0], built.rounds[loop_id].version.id))
@@ -130,7 +131,7 @@ def resume(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now
 def check(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now: datetime) -> list[str]:
     """Every rule the proposal breaks against the database as it is now, in plain words (empty: fits)."""
     built = build_problem(session, get_loops(session, [loop_id]), now=now)
-    return built.check([_entry(loop_id, interviews)])
+    return built.check([proposal_entry(loop_id, interviews)])
 
 
 # -- editing a proposal ---------------------------------------------------------------------------
@@ -146,18 +147,21 @@ class Substitute:
     interviews: list[dict]
 
 
-def _entry(loop_id: int, interviews: Sequence[Mapping]) -> dict:
+def proposal_entry(loop_id: int, interviews: Sequence[Mapping]) -> dict:
+    """A proposal's rounds as one loop entry of a scheduling result (what the validator checks)."""
     return {"id": loop_key(loop_id), "status": "scheduled", "interviews": [dict(i) for i in interviews]}
 
 
-def _round(interviews: Sequence[Mapping], round_key: str) -> dict:
+def proposal_round(interviews: Sequence[Mapping], round_key: str) -> dict:
+    """A copy of the proposal's round ``round_key``; ValidationFailed when the proposal has no such round."""
     for item in interviews:
         if item.get("round") == round_key:
             return dict(item)
     raise ValidationFailed("That round is not in the proposal; schedule the loop again.")
 
 
-def _replace(interviews: Sequence[Mapping], round_key: str, **changes) -> list[dict]:
+def with_round_changed(interviews: Sequence[Mapping], round_key: str, **changes) -> list[dict]:
+    """A new proposal: round ``round_key`` with ``changes`` applied, every other round copied."""
     return [dict(item, **changes) if item.get("round") == round_key else dict(item) for item in interviews]
 
 
@@ -172,7 +176,7 @@ def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], r
     """
     loops = get_loops(session, [loop_id])
     built = build_problem(session, loops, now=now)
-    item = _round(interviews, round_key)
+    item = proposal_round(interviews, round_key)
     leaving_key = f"p{leaving}"
     role = "interviewers" if leaving_key in item.get("interviewers", []) else "trainees"
     if leaving_key not in item.get(role, []):
@@ -189,28 +193,28 @@ def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], r
         # A trainee elsewhere in the loop may step up: their optional trainee seat is given up.
         freed = training.get(person.id)
         base = [dict(i, trainees=[t for t in i.get("trainees", []) if t != person.id]) for i in interviews]
-        panel = [person.id if p == leaving_key else p for p in _round(base, round_key)[role]]
-        candidate = _replace(base, round_key, **{role: panel})
-        if built.check([_entry(loop_id, candidate)]):
+        panel = [person.id if p == leaving_key else p for p in proposal_round(base, round_key)[role]]
+        candidate = with_round_changed(base, round_key, **{role: panel})
+        if built.check([proposal_entry(loop_id, candidate)]):
             continue
         options.append((person, candidate, built.names.get(freed) if freed and freed != round_key else None))
     if not options:
         return []
     ranked = []
     for person, candidate, freed in options:
-        week, day = _load_near(person, start)
+        week, day = load_near(person, start)
         ranked.append((freed is not None, week, day, person.name, person, candidate, freed))
     ranked.sort(key=lambda row: row[:4])
     result = []
     for _freed, week, day, _name, person, candidate, freed in ranked:
-        why = _why(person, slugs, role, week, day, start, loops[0].hiring_team, built.names)
+        why = why_it_fits(person, slugs, role, week, day, start, loops[0].hiring_team, built.names)
         if freed:
             why += f"; gives up their trainee seat in '{freed}'"
         result.append(Substitute(person_id(person.id), person.name, why, candidate))
     return result
 
 
-def _load_near(person, start: datetime) -> tuple[int, int]:
+def load_near(person, start: datetime) -> tuple[int, int]:
     """Seats the person already holds in the local ISO week and day of ``start``."""
     zone = ZoneInfo(person.timezone)
     day = start.astimezone(zone).date()
@@ -219,8 +223,8 @@ def _load_near(person, start: datetime) -> tuple[int, int]:
     return sum(1 for d in days if d.isocalendar()[:2] == week), sum(1 for d in days if d == day)
 
 
-def _why(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str,
-         names: Mapping[str, str]) -> str:
+def why_it_fits(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str,
+                names: Mapping[str, str]) -> str:
     """Why ``person`` fits the seat, in plain words (competencies by ``names``, not slugs)."""
     if role == "interviewers":
         skills = [names.get(s, s) for s in slugs if person.skills.get(s) == "qualified"]
@@ -255,7 +259,7 @@ def move_options(session: Session, loop_id: int, interviews: Sequence[Mapping], 
     """Every start (UTC) the round can move to with the same panel while every rule holds."""
     loops = get_loops(session, [loop_id])
     built = build_problem(session, loops, now=now)
-    item = _round(interviews, round_key)
+    item = proposal_round(interviews, round_key)
     minutes = built.rounds[loop_id].rounds[round_key]["minutes"]
     starts = []
     step = built.problem.slot_minutes
@@ -264,14 +268,14 @@ def move_options(session: Session, loop_id: int, interviews: Sequence[Mapping], 
         for minute in range(first, window.end - minutes + 1, step):
             start = datetime.fromtimestamp(minute * 60, UTC)
             moved = _moved(interviews, round_key, start, minutes)
-            if start != parse_z(item["start"]) and not built.check([_entry(loop_id, moved)]):
+            if start != parse_z(item["start"]) and not built.check([proposal_entry(loop_id, moved)]):
                 starts.append(start)
     return starts
 
 
 def _moved(interviews: Sequence[Mapping], round_key: str, start: datetime, minutes: int) -> list[dict]:
     end = start + timedelta(minutes=minutes)
-    return _replace(interviews, round_key, start=start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    return with_round_changed(interviews, round_key, start=start.strftime("%Y-%m-%dT%H:%M:%SZ"),
                     end=end.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
@@ -283,10 +287,10 @@ def move(session: Session, loop_id: int, interviews: Sequence[Mapping], round_ke
     """
     loops = get_loops(session, [loop_id])
     built = build_problem(session, loops, now=now)
-    _round(interviews, round_key)
+    proposal_round(interviews, round_key)
     minutes = built.rounds[loop_id].rounds[round_key]["minutes"]
     moved = _moved(interviews, round_key, parse_z(start.isoformat()), minutes)
-    errors = built.check([_entry(loop_id, moved)])
+    errors = built.check([proposal_entry(loop_id, moved)])
     if errors:
         raise ValidationFailed(f"The round cannot move there: {errors[0]}.")
     return moved
@@ -334,7 +338,7 @@ def _confirm(session, proposals, actor_id, now, settings, override_reason) -> di
         coverage_service.require_coverage_or_override(
             session, loop, reason=override_reason, actor_id=actor_id,
             plan_version_id=built.rounds[loop.id].version.id)
-    errors = built.check([_entry(loop_id, items) for loop_id, items in proposals.items()])
+    errors = built.check([proposal_entry(loop_id, items) for loop_id, items in proposals.items()])
     if errors:
         raise Conflict(f"This schedule no longer fits: {errors[0]}. Here is a fresh proposal.")
     levels = qualification_levels(session, people)
