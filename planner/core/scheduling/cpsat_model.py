@@ -392,7 +392,7 @@ def flat_solver(cp, seed: int, budget: float, wall_time: float):
     params.add_zero_half_cuts = False
     params.add_lp_constraints_lazily = False
     params.use_sat_inprocessing = False
-    # Conflict reasons from the LP's bound alone, not minimised exactly: on 57 captured neighbourhood and
+    # Conflict reasons from the LP's bound alone, not minimised exactly: on 62 captured neighbourhood and
     # re-assignment solves of three hiring events the same optima for 4% less deterministic time.
     params.use_exact_lp_reason = False
     params.max_deterministic_time = budget
