@@ -9,6 +9,9 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import func, select
+
+from planner.core.scheduling import load_problem, validate
 from planner.models import (
     Candidate,
     Competency,
@@ -29,6 +32,7 @@ from planner.models import (
     SelectionState,
     TrainingLevel,
 )
+from planner.services import scheduling
 from planner.services.invites import MailSettings
 
 NOW = datetime(2030, 3, 4, 12, 0, tzinfo=UTC)
@@ -44,6 +48,18 @@ ROUNDS = [
      "focus_questions": [], "min_outside_team": 0, "max_trainees": 0,
      "competencies": [{"slug": "mentoring", "focus": "primary"}]},
 ]
+
+
+def row_count(db, model) -> int:
+    return db.scalar(select(func.count()).select_from(model))
+
+
+def proposal_errors(db, loop_id: int, interviews) -> list[str]:
+    """The scheduler validator's complaints about a proposal of one loop (its stats aside)."""
+    problem = load_problem(scheduling.problem_for(db, [loop_id], now=NOW))
+    errors = validate(problem, {"loops": [{"id": f"loop{loop_id}", "status": "scheduled",
+                                           "interviews": interviews}], "stats": {}})
+    return [e for e in errors if not e.startswith("stats.")]
 
 
 def utc(*args) -> datetime:

@@ -5,25 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from loopworld import NOW, SETTINGS, World
+from loopworld import NOW, SETTINGS, World, proposal_errors, row_count
 from sqlalchemy import func, select
 
 from planner.core.errors import Conflict, ValidationFailed
-from planner.core.scheduling import load_problem, validate
 from planner.models import Interview, LoopStatus, OutboxMessage, Seat, SeatRole
 from planner.services import proposal_trainees, scheduling
 from planner.services.scheduling_problem import parse_z
-
-
-def _count(db, model) -> int:
-    return db.scalar(select(func.count()).select_from(model))
-
-
-def _valid(db, loop_id, interviews) -> list[str]:
-    problem = load_problem(scheduling.problem_for(db, [loop_id], now=NOW))
-    errors = validate(problem, {"loops": [{"id": f"loop{loop_id}", "status": "scheduled",
-                                           "interviews": interviews}], "stats": {}})
-    return [e for e in errors if not e.startswith("stats.")]
 
 
 def _tech(interviews) -> dict:
@@ -88,7 +76,7 @@ def test_trainee_options_are_free_trainees_of_the_round_each_keeping_every_rule(
     assert "Compiler design (reverse-shadow)" in options[1].why
     assert "1 of 5 interviews that week" in options[2].why
     for option in options:
-        assert _valid(db, loop.id, option.interviews) == []
+        assert proposal_errors(db, loop.id, option.interviews) == []
     added = proposal_trainees.add_trainee(db, loop.id, dropped.interviews, "tech", eve.id, now=NOW)
     assert _tech(added.interviews)["trainees"] == [f"p{eve.id}"] and added.name == "Eve"
     for person in (pool["cleo"], pool["ana"]):  # not training in compiler design; already an assessor
@@ -117,10 +105,10 @@ def test_confirm_rechecks_a_trainee_seated_by_hand(db, proposed):
     start = parse_z(_tech(added.interviews)["start"])
     proposed.booked(eve, start, start + timedelta(minutes=30))
     db.commit()
-    before = (_count(db, Interview), _count(db, Seat), _count(db, OutboxMessage))
+    before = (row_count(db, Interview), row_count(db, Seat), row_count(db, OutboxMessage))
     with pytest.raises(Conflict, match="no longer fits.*Eve"):
         scheduling.confirm(db, loop.id, added.interviews, actor_id=None, now=NOW, settings=SETTINGS)
-    assert (_count(db, Interview), _count(db, Seat), _count(db, OutboxMessage)) == before
+    assert (row_count(db, Interview), row_count(db, Seat), row_count(db, OutboxMessage)) == before
     assert db.get(type(loop), loop.id).status == LoopStatus.DRAFT
 
 

@@ -5,26 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from loopworld import NOW, SETTINGS, World, utc
-from sqlalchemy import func, select
+from loopworld import NOW, SETTINGS, World, proposal_errors, row_count, utc
+from sqlalchemy import select
 
 from planner.core.coverage import UncoveredMustHave
 from planner.core.errors import Conflict, ValidationFailed
-from planner.core.scheduling import load_problem, validate
 from planner.models import AuditEntry, Interview, LoopStatus, OutboxMessage, Seat, SeatRole
 from planner.services import scheduling
 from planner.services.scheduling_problem import parse_z
-
-
-def _count(db, model) -> int:
-    return db.scalar(select(func.count()).select_from(model))
-
-
-def _valid(db, loop_id, interviews) -> list[str]:
-    problem = load_problem(scheduling.problem_for(db, [loop_id], now=NOW))
-    errors = validate(problem, {"loops": [{"id": f"loop{loop_id}", "status": "scheduled",
-                                           "interviews": interviews}], "stats": {}})
-    return [e for e in errors if not e.startswith("stats.")]
 
 
 def test_confirm_creates_interviews_seats_invites_and_audit(db):
@@ -62,10 +50,10 @@ def test_confirm_refuses_a_loop_already_scheduled(db):
     db.commit()
     proposal = scheduling.propose(db, loop.id, now=NOW)
     scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW, settings=SETTINGS)
-    before = (_count(db, Interview), _count(db, OutboxMessage))
+    before = (row_count(db, Interview), row_count(db, OutboxMessage))
     with pytest.raises(Conflict, match="scheduled meanwhile"):
         scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW, settings=SETTINGS)
-    assert (_count(db, Interview), _count(db, OutboxMessage)) == before
+    assert (row_count(db, Interview), row_count(db, OutboxMessage)) == before
 
 
 def test_confirm_rechecks_against_seats_booked_meanwhile(db):
@@ -80,10 +68,10 @@ def test_confirm_rechecks_against_seats_booked_meanwhile(db):
     start = parse_z(tech["start"])
     world.booked(pool["ana"], start, start + timedelta(minutes=30))
     db.commit()
-    before = (_count(db, Interview), _count(db, Seat), _count(db, OutboxMessage))
+    before = (row_count(db, Interview), row_count(db, Seat), row_count(db, OutboxMessage))
     with pytest.raises(Conflict, match="no longer fits.*Ana"):
         scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW, settings=SETTINGS)
-    assert (_count(db, Interview), _count(db, Seat), _count(db, OutboxMessage)) == before
+    assert (row_count(db, Interview), row_count(db, Seat), row_count(db, OutboxMessage)) == before
     assert db.get(type(loop), loop.id).status == LoopStatus.DRAFT
 
 
@@ -98,7 +86,7 @@ def test_confirm_refuses_a_tampered_proposal(db):
            for i in proposal.interviews]
     with pytest.raises(Conflict):
         scheduling.confirm(db, loop.id, bad, actor_id=None, now=NOW, settings=SETTINGS)
-    assert _count(db, Interview) == 0
+    assert row_count(db, Interview) == 0
 
 
 def test_uncovered_must_have_needs_a_written_reason(db):
@@ -113,7 +101,7 @@ def test_uncovered_must_have_needs_a_written_reason(db):
         with pytest.raises(UncoveredMustHave):
             scheduling.confirm(db, loop.id, proposal.interviews, actor_id=None, now=NOW, settings=SETTINGS,
                                override_reason=reason)
-    assert _count(db, Interview) == 0 and _count(db, OutboxMessage) == 0
+    assert row_count(db, Interview) == 0 and row_count(db, OutboxMessage) == 0
     assert loop.status == LoopStatus.DRAFT
 
 
@@ -153,7 +141,7 @@ def test_swap_suggestions_all_keep_every_rule(db):
     assert offered <= {pool["ana"].id, ben.id}
     for option in options:
         assert option.why and "Compiler design" in option.why
-        assert _valid(db, loop.id, option.interviews) == []
+        assert proposal_errors(db, loop.id, option.interviews) == []
     swapped = scheduling.swap(db, loop.id, proposal.interviews, "tech", leaving, options[0].interviewer_id,
                               now=NOW)
     assert f"p{options[0].interviewer_id}" in next(i for i in swapped if i["round"] == "tech")["interviewers"]
@@ -172,7 +160,7 @@ def test_move_offers_only_valid_starts_and_refuses_bad_ones(db):
     assert starts
     for start in starts[:6]:
         moved = scheduling.move(db, loop.id, proposal.interviews, "mentor", start, now=NOW)
-        assert _valid(db, loop.id, moved) == []
+        assert proposal_errors(db, loop.id, moved) == []
     with pytest.raises(ValidationFailed, match="cannot move there"):
         scheduling.move(db, loop.id, proposal.interviews, "mentor", utc(2030, 3, 6, 3), now=NOW)
 
@@ -190,7 +178,7 @@ def test_batch_confirm_is_all_or_nothing(db):
                          for i in proposals[second.id]]
     with pytest.raises(Conflict):
         scheduling.confirm_many(db, broken, actor_id=None, now=NOW, settings=SETTINGS)
-    assert _count(db, Interview) == 0
+    assert row_count(db, Interview) == 0
     created = scheduling.confirm_many(db, proposals, actor_id=None, now=NOW, settings=SETTINGS)
     assert set(created) == {first.id, second.id}
     assert first.status == second.status == LoopStatus.SCHEDULED
