@@ -15,12 +15,15 @@ from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.explain import explain_unscheduled
 from planner.core.scheduling.greedy import RoundPools, all_pools, place_loop
 from planner.core.scheduling.ledger import Ledger, ledger_of, ledger_without
+from planner.core.scheduling.lns import related_group
 from planner.core.scheduling.parse import parse_instant
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, Solution, is_outside
 from planner.core.scheduling.result import solution_to_dict
 
 #: Deterministic seconds for a re-plan; the notes measured about 1 s for a day-sized neighbourhood.
 REPLAN_BUDGET = 1.0
+#: Loops in the re-plan that may re-seat the people a loop could use, wherever they sit that week.
+RELATED_LOOPS = 16
 #: A re-plan after a decline changes the time of at most this many rounds (over every loop it touches).
 MAX_MOVED = 2
 
@@ -236,8 +239,17 @@ def _replan(problem, calendars, plans, index, away: frozenset[str], seed) -> lis
         if n != index and any(w.start // 1440 in days or (w.end - 1) // 1440 in days for w in other.windows)
     ]
     # At most MAX_MOVED rounds may change time; only when no such plan keeps the loop is the cap lifted
-    # (moving more rounds is still better than losing the candidate's loop).
-    attempts = (([index], MAX_MOVED), ([index, *neighbours[:15]], MAX_MOVED), ([index, *neighbours[:15]], None))
+    # (moving more rounds is still better than losing the candidate's loop). Before that, the loops holding
+    # the people it could use, on any day of their week, may change too: a substitute at their weekly cap
+    # is freed by a seat elsewhere changing hands. On the tight 40-loop benchmark one decline had no
+    # 2-round plan among the loops of its days (proven) and moved 3 rounds; with those loops it moves 2.
+    holders = related_group(problem, pools, plans, index, list(range(len(plans))), RELATED_LOOPS)
+    attempts = (
+        ([index], MAX_MOVED),
+        ([index, *neighbours[:15]], MAX_MOVED),
+        (holders, MAX_MOVED),
+        ([index, *neighbours[:15]], None),
+    )
     for group, max_moved in attempts:
         ledger = ledger_without(calendars, plans, group)
         hints = {problem.loops[n].id: plans[n] for n in group}

@@ -262,3 +262,36 @@ def test_people_taken_off_the_loop_before_are_not_put_back():
     assert validate(prob, fixed) == []
     assert "dan" not in {p for _r, p in _seated(fixed)}
     assert _seated(fixed) == {("rb", "ben"), ("ra", "cat")}
+
+
+def test_re_plan_frees_a_substitute_held_at_their_weekly_cap_by_a_loop_on_another_day():
+    """Only 'b' can take x on Monday, and b's one seat of the week is Wednesday's y, which 'c' can take: the
+    re-plan moves b's Wednesday seat to c and seats b on Monday, moving no round and losing no loop."""
+    people = [
+        person("a", {"x": "qualified"}),
+        person("b", {"x": "qualified", "y": "qualified"}, max_per_week=1),
+        person("c", {"y": "qualified"}),
+    ]
+    monday = [("2026-12-07T09:00:00Z", "2026-12-07T12:00:00Z")]
+    wednesday = [("2026-12-09T09:00:00Z", "2026-12-09T12:00:00Z")]
+    loops = [loop("L", [rnd("rx", ["x"])], monday), loop("M", [rnd("ry", ["y"])], wednesday)]
+    prob = load_problem(problem(people, loops))
+
+    def seat(rid, day, who):
+        return {"round": rid, "start": f"{day}T09:00:00Z", "end": f"{day}T10:00:00Z", "interviewers": [who],
+                "trainees": []}
+
+    result = {
+        "loops": [
+            {"id": "L", "status": "scheduled", "interviews": [seat("rx", "2026-12-07", "a")]},
+            {"id": "M", "status": "scheduled", "interviews": [seat("ry", "2026-12-09", "b")]},
+        ],
+        "stats": {},
+    }
+    assert [e for e in validate(prob, result) if not e.startswith("stats.")] == []
+    assert substitutes(prob, result, "L", "rx", "a") == []
+    fixed = repair(prob, result, "L", "rx", "a")
+    assert validate(prob, fixed) == []
+    seats = {e["id"]: e["interviews"][0] for e in fixed["loops"] if e["status"] == "scheduled"}
+    assert seats["L"]["interviewers"] == ["b"] and seats["M"]["interviewers"] == ["c"]
+    assert _moved(result, fixed) == set()
