@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from planner.core.coverage import RoundPlan, suggest_plan
 from planner.core.errors import Conflict, NotFound, ValidationFailed
-from planner.models import Competency, Focus, PlanVersion, Round, RoundCompetency, RoundKind
+from planner.models import Competency, Focus, Loop, LoopStatus, PlanVersion, Round, RoundCompetency, RoundKind
 from planner.services import coverage as coverage_service
 from planner.services.audit import record
 
@@ -76,6 +76,9 @@ def latest_version(session: Session, posting_id: int) -> PlanVersion | None:
 def publish_plan(session: Session, posting_id: int, *, actor_id: int | None, note: str = "") -> PlanVersion:
     """Freeze the working plan as the next version and commit. Loops scheduled later use it.
 
+    Draft loops of the posting move to the new version: they were never scheduled, so they have no
+    version of their own to keep (scheduled loops keep theirs).
+
     :raise NotFound: when the posting does not exist.
     :raise ValidationFailed: when the plan has no rounds, the note is too long, or nothing changed
         since the latest version.
@@ -95,8 +98,12 @@ def publish_plan(session: Session, posting_id: int, *, actor_id: int | None, not
                           published_by_id=actor_id)
     session.add(version)
     session.flush()
+    drafts = session.scalars(select(Loop).where(Loop.posting_id == posting_id,
+                                                Loop.status == LoopStatus.DRAFT)).all()
+    for loop in drafts:
+        loop.plan_version_id = version.id
     record(session, actor_id=actor_id, action="plan_published", entity="posting", entity_id=posting_id,
-           reason=note, details={"version": number, "rounds": len(snapshot)})
+           reason=note, details={"version": number, "rounds": len(snapshot), "draft_loops": len(drafts)})
     session.commit()
     return version
 

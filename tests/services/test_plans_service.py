@@ -7,7 +7,7 @@ from coverage_builders import add_round, interviewer, posting
 from sqlalchemy import func, select
 
 from planner.core.errors import Conflict, NotFound, ValidationFailed
-from planner.models import AuditEntry, PlanVersion, Round
+from planner.models import AuditEntry, Candidate, Loop, LoopStatus, PlanVersion, Round
 from planner.queries.coverage import get_posting_coverage
 from planner.services import coverage, plans
 
@@ -177,6 +177,23 @@ def test_publishing_versions_freezes_snapshots_and_lists_changes(db):
     assert "Round 'Deep dive' duration 60 -> 45 min" in messages
     assert "T b added to 'Deep dive' as secondary focus" in messages
     assert view.versions[1].changes == ()
+
+
+def test_publishing_moves_draft_loops_to_the_new_version_and_leaves_scheduled_ones(db):
+    """A draft loop is scheduled on the plan just published; a scheduled loop keeps the version it has."""
+    row, comps = posting(db, {"t-a": MUST})
+    first = plans.add_round(db, row.id, _data(comps, "Deep dive"), actor_id=None)
+    v1 = plans.publish_plan(db, row.id, actor_id=None)
+    draft, scheduled = (
+        Loop(posting_id=row.id, candidate=Candidate(name=name, email=f"{name}@cand.example"),
+             plan_version_id=v1.id, status=status)
+        for name, status in (("draft", LoopStatus.DRAFT), ("done", LoopStatus.SCHEDULED)))
+    db.add_all([draft, scheduled])
+    db.flush()
+    plans.update_round(db, row.id, first.id, _data(comps, "Deep dive", minutes=45), actor_id=None)
+    v2 = plans.publish_plan(db, row.id, actor_id=None)
+    db.expire_all()
+    assert (draft.plan_version_id, scheduled.plan_version_id) == (v2.id, v1.id)
 
 
 def test_publishing_nothing_new_or_an_empty_plan_is_refused(db):
