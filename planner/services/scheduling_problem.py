@@ -67,8 +67,12 @@ class BuiltProblem:
         return [self.humanise(e) for e in errors if not e.startswith("stats.")]
 
     def humanise(self, text: str) -> str:
-        """Replace quoted problem ids by people's, rounds' and competencies' names."""
-        return re.sub(r"'([^']+)'", lambda m: self.names.get(m.group(1), m.group(0)), text)
+        """Replace quoted problem ids by people's, rounds' and competencies' names.
+
+        Ids hold no spaces, so an apostrophe in the sentence ("the candidate's windows") is never
+        paired with the opening quote of the next id.
+        """
+        return re.sub(r"'([^'\s]+)'", lambda m: self.names.get(m.group(1), m.group(0)), text)
 
 
 def person_key(interviewer_id: int) -> str:

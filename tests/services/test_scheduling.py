@@ -195,3 +195,17 @@ def test_demo_hiring_event_schedules_what_the_single_loop_proposal_schedules(db)
     assert {names[i]: p.scheduled for i, p in single.items()} == {"Kim Lee": False, "Sam Okafor": True}
     kim = next(p for i, p in batch.items() if names[i] == "Kim Lee")
     assert kim.reason.startswith("the rounds need 315 minutes but the longest candidate window is 300 minutes")
+
+
+def test_reasons_name_rounds_and_competencies_even_after_an_apostrophe(db):
+    """An apostrophe in a reason ("candidate's") does not stop the ids after it being put into names."""
+    from planner.services.scheduling_problem import build_problem
+
+    world = World(db)
+    world.basic_pool()
+    built = build_problem(db, [world.loop()], now=NOW)
+    reason = ("round 'tech': no common free time inside the candidate's windows for a panel that covers "
+              "'compiler-design', 'mentoring'")
+    assert built.humanise(reason) == (
+        "round Compiler deep-dive: no common free time inside the candidate's windows for a panel that "
+        "covers Compiler design, Mentoring")
