@@ -9,7 +9,7 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from planner.core.errors import FieldError, NotFound, ValidationFailed
-from planner.core.pool import BusyInterval, parse_busy_ics, validate_timezone
+from planner.core.pool import BusyInterval, EndNotAfterStart, parse_busy_ics, validate_timezone
 from planner.models import BusyBlock
 from planner.queries.pool import get_interviewer
 from planner.services.audit import record
@@ -68,8 +68,16 @@ def add_busy_block(
     """
     person = get_interviewer(session, interviewer_id)
     start_utc, end_utc = local_to_utc(start, person.timezone), local_to_utc(end, person.timezone)
+    if end_utc <= start_utc:
+        # Said in the zone the coordinator typed the times in, not in UTC.
+        zone = validate_timezone(person.timezone)
+        first, last = (moment.astimezone(zone) for moment in (start_utc, end_utc))
+        raise EndNotAfterStart(
+            f"The busy block ends ({last:%a %d %b %Y %H:%M}) before or when it starts "
+            f"({first:%a %d %b %Y %H:%M}), both in {person.timezone} time; give an end after the start."
+        )
     summary = " ".join((summary or "").split())[:200]
-    interval = BusyInterval(start_utc, end_utc, summary)  # raises EndNotAfterStart with one sentence
+    interval = BusyInterval(start_utc, end_utc, summary)
     block = BusyBlock(
         interviewer_id=person.id,
         start=interval.start_utc,
