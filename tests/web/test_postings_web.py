@@ -266,3 +266,23 @@ def test_text_without_matches_explains_next_step(coordinator, db):
     response = _new(coordinator, title="Lorem", text="Lorem ipsum dolor sit amet.")
     page = coordinator.get(response.headers["Location"]).get_data(as_text=True)
     assert "did not match any competency in the library" in page and "Add from the library" in page
+
+
+def test_refused_card_decision_is_answered_in_the_card_itself(coordinator, db):
+    """A refused coverage is said inside that competency's card, which takes focus, not at the page top."""
+    _new(coordinator)
+    posting = _posting(db)
+    compiler = _selection(db, posting, "compiler-design")
+    response = coordinator.post(
+        f"/coordinator/postings/{posting.id}/competencies/{compiler.id}",
+        data={"decision": "accept", "priority": "must-have", "required_coverage": "0"},
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    card = page[page.index(f'id="sel-{compiler.id}"'):]
+    card = card[:card.index("</article>")]
+    sentence = "Required coverage must be at least 1 round."
+    assert f'<p class="error sel-error" id="err-{compiler.id}" role="alert">{sentence}</p>' in card
+    assert "autofocus" in card and page.count(sentence) == 1
+    db.expire_all()
+    assert db.get(PostingCompetency, compiler.id).state is SelectionState.SUGGESTED

@@ -106,18 +106,29 @@ def posting_edit(posting_id: int):
 
 @bp.route("/postings/<int:posting_id>")
 def posting_view(posting_id: int):
+    return _render_view(posting_id)
+
+
+def _render_view(posting_id: int, card_error: tuple[int, str] | None = None):
+    """The posting page; ``card_error`` (selection id, sentence) is shown in that card, which gets focus.
+
+    A refused card decision is answered on the page itself (400) rather than by a redirect to the
+    card's anchor, where the flashed sentence at the top of the page would be out of sight.
+    """
     page = posting_queries.get_posting_page(get_session(), posting_id)
     if page is None:
         abort(404)
     add_form = AddCompetencyForm()
-    return render_template(
+    body = render_template(
         "coordinator/postings/view.html",
         page=page,
         posting=page.posting,
         add_form=add_form,
         action_form=EmptyForm(),
         active_tab="posting",
+        card_error=card_error,
     )
+    return (body, 400) if card_error else body
 
 
 def _back(posting_id: int, anchor: str = ""):
@@ -134,8 +145,7 @@ def posting_competency_update(posting_id: int, selection_id: int):
             message = "Required coverage must be a whole number of rounds, 1 or more."
         else:
             message = "Choose accept, reject or save, and a priority."
-        flash(message, "error")
-        return _back(posting_id, f"sel-{selection_id}")
+        return _render_view(posting_id, (selection_id, message))
     try:
         selection = posting_services.decide_competency(
             get_session(),
@@ -152,8 +162,8 @@ def posting_competency_update(posting_id: int, selection_id: int):
         flash(str(exc), "error")
         return _back(posting_id)
     except PlannerError as exc:
-        flash(str(exc), "error")
-        return _back(posting_id, f"sel-{selection_id}")
+        get_session().rollback()
+        return _render_view(posting_id, (selection_id, str(exc)))
     flash(f"{selection.competency.name} {STATE_LABELS[form.decision.data]}.", "success")
     return _back(posting_id, f"sel-{selection_id}")
 
