@@ -145,7 +145,8 @@ def test_qualification_editor_add_change_remove(coordinator, db):
     """The qualification editor adds, re-levels and removes a qualification."""
     person, comp = interviewer(db), competency(db, "mentoring")
     base = f"/coordinator/interviewers/{person.id}/qualifications"
-    assert coordinator.post(base, data={"competency_id": comp.id, "level": "shadow"}).status_code == 302
+    added = coordinator.post(base, data={"competency_id": comp.id, "level": "shadow"}, follow_redirects=True)
+    assert f"{person.name}: {comp.name} added at level shadow." in added.get_data(as_text=True)
     coordinator.post(f"{base}/{comp.id}", data={"level": "qualified"})
     assert db.scalar(select(Qualification.level)).value == "qualified"
     coordinator.post(f"{base}/{comp.id}/remove")

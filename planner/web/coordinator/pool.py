@@ -234,7 +234,7 @@ def pool_qualification_add(interviewer_id: int):
         flash("Pick a competency and a level to add.", "error")
         return _back(interviewer_id, "qualifications")
     try:
-        pool_service.set_qualification(
+        qualification = pool_service.set_qualification(
             session,
             interviewer_id,
             form.competency_id.data,
@@ -248,7 +248,8 @@ def pool_qualification_add(interviewer_id: int):
         session.rollback()
         flash(str(exc), "error")
     else:
-        flash(f"Qualification added at level {form.level.data}.", "success")
+        name = next((c.label for c in form.competency_id.choices if c.value == qualification.competency_id), "")
+        flash(f"{qualification.interviewer.name}: {name} added at level {qualification.level.value}.", "success")
     return _back(interviewer_id, "qualifications")
 
 
