@@ -197,6 +197,20 @@ def test_demo_hiring_event_schedules_what_the_single_loop_proposal_schedules(db)
     assert kim.reason.startswith("the rounds need 315 minutes but the longest candidate window is 300 minutes")
 
 
+def test_people_in_reasons_and_fixes_are_named(db):
+    """The engine quotes people's ids in reasons and fixes ("relax the weekly cap of 'p7'"), so the
+    coordinator reads their names, not problem ids."""
+    from planner.services.scheduling_problem import build_problem
+
+    world = World(db)
+    pool = world.basic_pool()
+    built = build_problem(db, [world.loop()], now=NOW)
+    ana = f"p{pool['ana'].id}"
+    assert built.humanise(f"relax the weekly cap of '{ana}'") == "relax the weekly cap of Ana"
+    assert built.humanise(f"qualify '{ana}' in 'mentoring'") == "qualify Ana in Mentoring"
+    assert built.humanise(f"only 1 is: '{ana}'") == "only 1 is: Ana"
+
+
 def test_reasons_name_rounds_and_competencies_even_after_an_apostrophe(db):
     """An apostrophe in a reason ("candidate's") does not stop the ids after it being put into names."""
     from planner.services.scheduling_problem import build_problem

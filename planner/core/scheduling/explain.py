@@ -76,6 +76,9 @@ def _short_of_people(loop: Loop, pools: dict[str, RoundPools]):
         for group in combinations(rounds, size):
             people = {p.id for rnd in group for p in pools[rnd.id].assessors}
             seats = sum(rnd.interviewers for rnd in group)
+            scarce = _scarce_competency(group, pools)
+            if scarce is not None:
+                return scarce
             if seats > len(people):
                 names = ", ".join(f"'{rnd.id}'" for rnd in group)
                 which = "the rounds" if size == len(rounds) else f"rounds {names}"
@@ -86,6 +89,82 @@ def _short_of_people(loop: Loop, pools: dict[str, RoundPools]):
                     [f"qualify {seats - len(people)} more interviewer(s) for {names}", "split the loop in two"],
                 )
     return None
+
+
+def _scarce_competency(group: tuple[Round, ...], pools: dict[str, RoundPools]):
+    """Reason and fixes when ``group``'s rounds all ask for one competency and fewer people hold it than there
+    are rounds: each round needs its own holder, since nobody sits twice in a loop."""
+    every = set.intersection(*(set(rnd.competencies) for rnd in group))
+    for competency in sorted(every):
+        holders = sorted({p.id for rnd in group for p in pools[rnd.id].assessors if p.is_qualified(competency)})
+        if len(holders) < len(group):
+            names = ", ".join(f"'{rnd.id}'" for rnd in group)
+            who = ", ".join(_quoted_each(holders)) if holders else "nobody"
+            verb = "is" if len(holders) == 1 else "are"
+            return (
+                f"rounds {names} each need someone qualified in '{competency}' (nobody sits twice in a loop) but "
+                f"only {len(holders)} {verb}: {who}",
+                [
+                    f"qualify {len(group) - len(holders)} more interviewer(s) in '{competency}'",
+                    f"take '{competency}' out of one of rounds {names}",
+                ],
+            )
+    return None
+
+
+def _quoted_each(items) -> list[str]:
+    """Ids in quotes, as the shell turns quoted ids into names."""
+    return [f"'{item}'" for item in items]
+
+
+def _quoted(items) -> str:
+    """'a', 'b' and 'c'."""
+    quoted = _quoted_each(items)
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _fewest_covering(competencies: tuple[str, ...], people) -> int | None:
+    """The fewest people of ``people`` who together are qualified in every one of ``competencies`` (None: no
+    group is). People are grouped by which of the round's competencies they hold, so a pool of hundreds is a
+    breadth-first search over at most 2^k skill sets."""
+    full = (1 << len(competencies)) - 1
+    held = {sum(1 << n for n, c in enumerate(competencies) if p.is_qualified(c)) for p in people} - {0}
+    best = {0: 0}
+    frontier = [0]
+    while frontier and full not in best:
+        step = []
+        for mask in frontier:
+            for skills in held:
+                grown = mask | skills
+                if grown not in best:
+                    best[grown] = best[mask] + 1
+                    step.append(grown)
+        frontier = step
+    return best.get(full)
+
+
+def _panel_blocker(rnd: Round, assessors):
+    """Reason and fixes when no panel of the round's size can be qualified in all its competencies together
+    (each is held by someone, but not by few enough people at once), whatever the calendars say."""
+    if len(rnd.competencies) < 2:
+        return None
+    need = _fewest_covering(rnd.competencies, assessors)
+    if need is None or need <= rnd.interviewers:
+        return None
+    names = _quoted(rnd.competencies)
+    # Who is closest to covering the round alone: the one qualified in the most of its competencies.
+    nearest = max(assessors, key=lambda p: sum(p.is_qualified(c) for c in rnd.competencies))
+    missing = [c for c in rnd.competencies if not nearest.is_qualified(c)]
+    seats = "one interviewer" if rnd.interviewers == 1 else f"{rnd.interviewers} interviewers"
+    return (
+        f"it has {seats} but no {'one' if rnd.interviewers == 1 else 'panel of that size'} is qualified in "
+        f"{names} together (at least {need} people are needed)",
+        [
+            f"raise interviewers of round '{rnd.id}' to {need}",
+            f"qualify '{nearest.id}' in {_quoted(missing)}",
+            f"split round '{rnd.id}' so that each part asks for competencies one interviewer holds",
+        ],
+    )
 
 
 def _room_fixes(loop: Loop, room: int) -> list[str]:
@@ -122,11 +201,14 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
         if not any(p.is_qualified(competency) for p in problem.interviewers):
             trainees = [p.id for p in problem.interviewers if p.is_trainee_in(competency)]
             fix = (
-                f"qualify one of the trainees in '{competency}' ({', '.join(trainees[:3])})"
+                f"qualify one of the trainees in '{competency}' ({', '.join(_quoted_each(trainees[:3]))})"
                 if trainees
                 else f"add an interviewer qualified in '{competency}'"
             )
             return f"no one is qualified in '{competency}'", [fix]
+    panel = _panel_blocker(rnd, pools.assessors)
+    if panel is not None:
+        return panel
     starts = [g * slot for w in loop.windows for g in grid_starts(w.start, w.end, rnd.minutes, slot)]
     if not starts:
         return (
@@ -149,7 +231,7 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
             kind = _cap_kind(capped, calendars, ledger, fitting)
             return (
                 f"the people qualified in '{competency}' who are free then are all at their {kind} cap",
-                [f"relax the {kind} cap of {p.id}" for p in capped[:3]],
+                [f"relax the {kind} cap of '{p.id}'" for p in capped[:3]],
             )
     if sum(is_outside(p, loop) for p in room) < rnd.outside_hiring_team:
         team = loop.hiring_team or "the hiring team"

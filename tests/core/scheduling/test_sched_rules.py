@@ -59,7 +59,7 @@ def test_weekly_cap_counts_existing_interviews_in_the_local_iso_week():
     result = _solve(problem([full], [loop("c", [rnd("r", ["x"])], window)]))
     assert result["loops"][0]["status"] == "unscheduled"
     assert "weekly cap" in result["loops"][0]["reason"]
-    assert any("relax the weekly cap of p" in fix for fix in result["loops"][0]["fixes"])
+    assert any("relax the weekly cap of 'p" in fix for fix in result["loops"][0]["fixes"])
     # Sunday 20:00Z is already Monday 05:00 in Tokyo: the same local ISO week as the loop.
     hours = {"start": "00:00", "end": "24:00", "days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]}
     tokyo = person(
@@ -187,7 +187,7 @@ def test_nobody_qualified_gives_a_reason_not_an_error():
         )
     )
     assert result["loops"][0]["reason"] == "round 'r': no one is qualified in 'x'"
-    assert result["loops"][0]["fixes"] == ["qualify one of the trainees in 'x' (p)"]
+    assert result["loops"][0]["fixes"] == ["qualify one of the trainees in 'x' ('p')"]
 
 
 def test_single_loop_answer_is_proven_optimal():
@@ -287,9 +287,10 @@ def test_more_outside_seats_than_interviewers_is_explained():
 
 
 def test_rounds_needing_more_different_people_than_exist_are_explained():
-    """Nobody sits twice in a loop: two rounds only one person can assess are reported as such."""
-    people = [person("a", {"x": "qualified"}), person("z", {"y": "qualified"})]
-    rounds = [rnd("r1", ["y"]), rnd("r2", ["y"]), rnd("r3", ["x"])]
+    """Nobody sits twice in a loop: two rounds (on different competencies) only one person can assess are
+    reported as such."""
+    people = [person("a", {"x": "qualified"}), person("z", {"y": "qualified", "w": "qualified"})]
+    rounds = [rnd("r1", ["y"]), rnd("r2", ["w"]), rnd("r3", ["x"])]
     result = _solve(problem(people, [loop("c", rounds, [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")])]))
     assert result["loops"][0]["reason"] == (
         "rounds 'r1', 'r2' need 2 different interviewers (nobody sits twice in a loop) but only 1 is qualified for them"
@@ -305,3 +306,42 @@ def test_a_fix_on_a_day_with_a_window_widens_it_and_on_another_day_adds_one():
     fixes = {entry["id"]: entry["fixes"] for entry in result["loops"]}
     assert fixes["x"][0] == "widen the window to include Mon 2026-12-07 14:00 (candidate's time)"
     assert fixes["y"][0] == "add a window on Tue 2026-12-08 from 08:00 (candidate's time)"
+
+
+def test_a_round_no_panel_of_its_size_can_cover_is_explained_with_its_fixes():
+    """Each of x and y has a holder, but nobody holds both and the round has one seat: the reason says so and the
+    fixes are a second seat, qualifying the nearest person, or splitting the round (not widening windows)."""
+    people = [person("a", {"x": "qualified"}), person("b", {"y": "qualified"}), person("c", {"z": "qualified"})]
+    window = [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")]
+    result = _solve(problem(people, [loop("c", [rnd("r", ["x", "y"])], window)]))
+    entry = result["loops"][0]
+    assert entry["reason"] == (
+        "round 'r': it has one interviewer but no one is qualified in 'x' and 'y' together "
+        "(at least 2 people are needed)"
+    )
+    assert entry["fixes"] == [
+        "raise interviewers of round 'r' to 2",
+        "qualify 'a' in 'y'",
+        "split round 'r' so that each part asks for competencies one interviewer holds",
+    ]
+    # With the second seat the same people staff it.
+    wider = _solve(problem(people, [loop("c", [rnd("r", ["x", "y"], interviewers=2)], window)]))
+    assert _status(wider) == {"c": "scheduled"}
+
+
+def test_rounds_that_each_need_the_only_holder_of_a_competency_are_explained():
+    """r1 and r2 both assess x and only 'a' holds it; others could fill the seats, so the count of people alone
+    would not show it: the reason names the competency and its one holder."""
+    people = [
+        person("a", {"x": "qualified", "y": "qualified"}),
+        person("b", {"y": "qualified"}),
+        person("d", {"y": "qualified"}),
+    ]
+    rounds = [rnd("r1", ["x", "y"], interviewers=2), rnd("r2", ["x"])]
+    window = [("2026-12-07T09:00:00Z", "2026-12-07T17:00:00Z")]
+    result = _solve(problem(people, [loop("c", rounds, window)]))
+    entry = result["loops"][0]
+    assert entry["reason"] == (
+        "rounds 'r1', 'r2' each need someone qualified in 'x' (nobody sits twice in a loop) but only 1 is: 'a'"
+    )
+    assert entry["fixes"][0] == "qualify 1 more interviewer(s) in 'x'"
