@@ -6,7 +6,6 @@ import functools
 import sys
 
 import click
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from planner.core.errors import PlannerError
 
@@ -19,7 +18,10 @@ def fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
-def describe_db_error(exc: SQLAlchemyError) -> str:
+def describe_db_error(exc: Exception) -> str:
+    """One sentence for a SQLAlchemy error: missing tables, an unreachable database, or a refusal."""
+    from sqlalchemy.exc import OperationalError
+
     orig = getattr(exc, "orig", None)
     lines = (str(orig) if orig else str(exc)).strip().splitlines()
     detail = lines[0] if lines else type(exc).__name__
@@ -40,8 +42,13 @@ def clear_errors(fn):
             return fn(*args, **kwargs)
         except PlannerError as exc:
             fail(str(exc))
-        except SQLAlchemyError as exc:
-            fail(describe_db_error(exc), code=1)
+        except Exception as exc:
+            # SQLAlchemy is loaded only by commands that use the database (`planner schedule` does not), and
+            # only they can raise its errors.
+            database_errors = sys.modules.get("sqlalchemy.exc")
+            if database_errors is not None and isinstance(exc, database_errors.SQLAlchemyError):
+                fail(describe_db_error(exc), code=1)
+            raise
 
     return wrapper
 

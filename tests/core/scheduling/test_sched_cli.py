@@ -117,3 +117,23 @@ def test_user_text_with_a_newline_keeps_the_error_on_one_line(tmp_path):
     assert outcome.exit_code == 2
     assert len(outcome.stderr.strip().splitlines()) == 1
     assert "skills.'x\\ny': unknown training level 'expert'" in outcome.stderr
+
+
+def test_the_command_line_schedules_without_loading_the_database_layer_or_flask(tmp_path):
+    """`planner schedule` imports only what scheduling needs: the database layer and Flask cost half a second
+    of start-up and a stateless scheduler has no use for them."""
+    import subprocess
+    import sys
+
+    source, target = tmp_path / "problem.json", tmp_path / "result.json"
+    source.write_text(json.dumps(DOC))
+    script = (
+        "import sys\n"
+        "from planner.cli import main\n"
+        f"try:\n    main(['schedule', {str(source)!r}, '-o', {str(target)!r}])\n"
+        "except SystemExit as done:\n    assert not done.code, done.code\n"
+        "print(sorted(m for m in ('sqlalchemy', 'flask', 'planner.models') if m in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+    assert json.loads(target.read_text())["stats"]["scheduled"] == 1
