@@ -25,13 +25,15 @@ def coverage_payload(view) -> dict:
             "key": item.key, "name": item.name, "kind": item.kind, "minutes": item.minutes,
             "interviewers": item.interviewers, "competencies": list(focus),
             "focus": focus, "warnings": list(item.warnings),
+            "staffable": item.staffable, "panelists": item.panelists,
         })
     return {
         "posting": {"id": view.id, "title": view.title, "team": view.team, "status": view.status,
                     "coverage_status": coverage.status if coverage.competencies else "empty",
                     "total_minutes": coverage.total_minutes,
                     "version": latest.number if latest else None,
-                    "unpublished_changes": len(view.unpublished)},
+                    "unpublished_changes": len(view.unpublished),
+                    "unstaffable_rounds": [item.key for item in coverage.unstaffable_rounds]},
         "competencies": [
             {"slug": c.slug, "name": c.name, "category": c.category, "priority": c.priority,
              "required": c.required, "rounds": list(c.round_names), "primary_rounds": c.primary_count,
@@ -64,8 +66,16 @@ def render_text(view) -> str:
                      f"{', '.join(c.round_names) or '-'}")
     lines += ["", "Rounds:"]
     for index, item in enumerate(coverage.rounds, start=1):
-        lines.append(f"  {index}. {item.name} ({item.kind}, {item.minutes} min)")
+        staffing = ""
+        if item.staffable is not None:
+            staffing = (f" - {item.panelists} {'person' if item.panelists == 1 else 'people'} can staff it"
+                        if item.staffable else " - NOBODY CAN STAFF IT")
+        lines.append(f"  {index}. {item.name} ({item.kind}, {item.minutes} min){staffing}")
         lines.extend(f"     ! {warning}" for warning in item.warnings)
+    unstaffed = coverage.unstaffable_rounds
+    if unstaffed:
+        lines += ["", f"Rounds nobody can staff: {', '.join(item.name for item in unstaffed)} "
+                      "(loops on this plan cannot be scheduled)."]
     issues = [i for i in coverage.issues if i.round_key is None]
     if issues:
         lines += ["", "Gaps and risks:"]

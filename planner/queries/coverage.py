@@ -20,12 +20,15 @@ from planner.core.coverage import (
     Change,
     CompetencyReq,
     Coverage,
+    PoolMember,
     RoundCompetency,
     RoundPlan,
     SeatRules,
+    build_pool,
     compute_coverage,
     diff_plans,
     suggest_plan,
+    team_slug,
 )
 from planner.core.coverage.report import CRITICAL, GAP, STATUS_ORDER, THIN, WARNING
 from planner.core.errors import NotFound, ValidationFailed
@@ -63,6 +66,8 @@ class PostingSummary:
     critical: int
     warnings: int
     version: int | None
+    #: Rounds of the working plan no panel of the active pool can staff.
+    unstaffable: int = 0
 
 
 @dataclass(frozen=True)
@@ -168,21 +173,27 @@ def _plans(session: Session, posting_ids: Sequence[int] | None) -> dict[int, lis
     return plans
 
 
-def load_bench(session: Session) -> dict[str, BenchEntry]:
-    """Bench depth per competency slug over active interviewers (one grouped query)."""
-    query = (
-        select(Competency.slug, Qualification.level, func.count(Qualification.id))
-        .join(Qualification, Qualification.competency_id == Competency.id)
-        .join(Interviewer, Interviewer.id == Qualification.interviewer_id)
+def load_pool(session: Session) -> tuple[dict[str, BenchEntry], list[PoolMember]]:
+    """Bench depth per competency slug and each active interviewer's qualifications (one query)."""
+    rows = session.execute(
+        select(Interviewer.id, Interviewer.team, Competency.slug, Qualification.level)
+        .join(Qualification, Qualification.interviewer_id == Interviewer.id)
+        .join(Competency, Competency.id == Qualification.competency_id)
         .where(Interviewer.active.is_(True))
-        .group_by(Competency.slug, Qualification.level)
-    )
+        .order_by(Interviewer.id, Competency.slug)
+    ).all()
     qualified: dict[str, int] = defaultdict(int)
     training: dict[str, int] = defaultdict(int)
-    for slug, level, count in session.execute(query):
-        (qualified if level == TrainingLevel.QUALIFIED else training)[slug] += count
-    return {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
-            for slug in qualified.keys() | training.keys()}
+    for _id, _team, slug, level in rows:
+        (qualified if level == TrainingLevel.QUALIFIED else training)[slug] += 1
+    bench = {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
+             for slug in qualified.keys() | training.keys()}
+    return bench, build_pool((key, team, slug, level.value) for key, team, slug, level in rows)
+
+
+def load_bench(session: Session) -> dict[str, BenchEntry]:
+    """Bench depth per competency slug over active interviewers (one query)."""
+    return load_pool(session)[0]
 
 
 def list_posting_coverage(session: Session) -> list[PostingSummary]:
@@ -193,14 +204,14 @@ def list_posting_coverage(session: Session) -> list[PostingSummary]:
     postings = session.scalars(select(Posting).order_by(Posting.title, Posting.id)).all()
     reqs = _requirements(session, None)
     plans = _plans(session, None)
-    bench = load_bench(session)
+    bench, pool = load_pool(session)
     versions = dict(session.execute(
         select(PlanVersion.posting_id, func.max(PlanVersion.number)).group_by(PlanVersion.posting_id)).all())
     rows = []
     for posting in postings:
         posting_reqs = reqs.get(posting.id, [])
         rounds = plans.get(posting.id, [])
-        coverage = compute_coverage(posting_reqs, rounds, bench)
+        coverage = compute_coverage(posting_reqs, rounds, bench, pool=pool, hiring_team=team_slug(posting.team))
         must = [item for item in coverage.competencies if item.priority == "must-have"]
         rows.append(PostingSummary(
             id=posting.id, title=posting.title, team=posting.team, status=posting.status.value,
@@ -211,6 +222,7 @@ def list_posting_coverage(session: Session) -> list[PostingSummary]:
             critical=sum(1 for issue in coverage.issues if issue.severity == CRITICAL),
             warnings=sum(1 for issue in coverage.issues if issue.severity == WARNING),
             version=versions.get(posting.id),
+            unstaffable=len(coverage.unstaffable_rounds),
         ))
     order = (*STATUS_ORDER, "empty")
     return sorted(rows, key=lambda row: order.index(row.coverage_status))
@@ -235,9 +247,10 @@ def get_posting_coverage(session: Session, posting_id: int) -> PostingCoverage:
         raise NotFound(f"There is no posting #{posting_id}.")
     reqs = _requirements(session, [posting_id]).get(posting_id, [])
     rounds = _plans(session, [posting_id]).get(posting_id, [])
-    bench = load_bench(session)
-    coverage = compute_coverage(reqs, rounds, bench)
-    versions, names = _versions(session, posting_id, reqs, bench)
+    bench, pool = load_pool(session)
+    hiring_team = team_slug(posting.team)
+    coverage = compute_coverage(reqs, rounds, bench, pool=pool, hiring_team=hiring_team)
+    versions, names = _versions(session, posting_id, reqs, bench, pool, hiring_team)
     unpublished: tuple[Change, ...] = ()
     if versions:
         latest = session.get(PlanVersion, versions[0].id)
@@ -248,8 +261,8 @@ def get_posting_coverage(session: Session, posting_id: int) -> PostingCoverage:
         coverage=coverage, bench=bench, versions=versions, unpublished=unpublished, names=names)
 
 
-def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq],
-              bench: dict[str, BenchEntry]) -> tuple[tuple[VersionView, ...], dict[str, str]]:
+def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq], bench: dict[str, BenchEntry],
+              pool: list[PoolMember], hiring_team: str) -> tuple[tuple[VersionView, ...], dict[str, str]]:
     """Published versions newest first, each with its changes from the previous one."""
     rows = session.execute(
         select(PlanVersion, User.name).outerjoin(User, User.id == PlanVersion.published_by_id)
@@ -268,7 +281,7 @@ def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq],
     views = []
     previous: list[RoundPlan] = []
     for (version, author), plan in zip(rows, plans, strict=True):
-        coverage = compute_coverage(reqs, plan, bench)
+        coverage = compute_coverage(reqs, plan, bench, pool=pool, hiring_team=hiring_team)
         views.append(VersionView(
             id=version.id, number=version.number, note=version.note, published_at=version.published_at,
             published_by=author or "",
@@ -296,6 +309,10 @@ class EditorRound:
     #: (competency id, name, focus) in focus then name order
     competencies: tuple[tuple[int, str, str], ...]
     warnings: tuple[str, ...]
+    #: Whether some panel of the active pool can hold the round's competencies, and how many people
+    #: could sit in one (None for a round with no competency).
+    staffable: bool | None = None
+    panelists: int | None = None
 
 
 @dataclass(frozen=True)
@@ -345,6 +362,8 @@ def get_plan_editor(session: Session, posting_id: int) -> PlanEditor:
                 ((rc.competency_id, names.get(rc.competency_id, "(not accepted)"), rc.focus.value)
                  for rc in row.competencies), key=lambda item: (item[2], item[1]))),
             warnings=checks[row.key].warnings if row.key in checks else (),
+            staffable=checks[row.key].staffable if row.key in checks else None,
+            panelists=checks[row.key].panelists if row.key in checks else None,
         )
         for row in rows
     )
@@ -367,16 +386,18 @@ def get_suggestion(session: Session, posting_id: int, budget_minutes: int) -> Su
     :raise NotFound: when there is no such posting.
     :raise ValidationFailed: when there is nothing to plan or the budget cannot hold the must-haves.
     """
-    if session.get(Posting, posting_id) is None:
+    posting = session.get(Posting, posting_id)
+    if posting is None:
         raise NotFound(f"There is no posting #{posting_id}.")
     reqs = _requirements(session, [posting_id]).get(posting_id, [])
     if not reqs:
         raise ValidationFailed(
             "The posting has no accepted competencies yet; accept some before suggesting a plan.")
-    bench = load_bench(session)
-    rounds = suggest_plan(reqs, budget_minutes, bench=bench)
+    bench, pool = load_pool(session)
+    hiring_team = team_slug(posting.team)
+    rounds = suggest_plan(reqs, budget_minutes, bench=bench, pool=pool, hiring_team=hiring_team)
     return Suggestion(budget=budget_minutes, rounds=tuple(rounds),
-                      coverage=compute_coverage(reqs, rounds, bench),
+                      coverage=compute_coverage(reqs, rounds, bench, pool=pool, hiring_team=hiring_team),
                       names={req.slug: req.name for req in reqs})
 
 

@@ -20,6 +20,7 @@ from planner.core.coverage import (
     SeatRules,
     check_schedulable,
     compute_coverage,
+    team_slug,
 )
 from planner.core.errors import NotFound, ValidationFailed
 from planner.models import (
@@ -31,7 +32,7 @@ from planner.models import (
     Round,
     SelectionState,
 )
-from planner.queries.coverage import load_bench, snapshot_plan
+from planner.queries.coverage import load_bench, load_pool, snapshot_plan
 from planner.services.audit import record
 
 #: Audit action written when a coordinator schedules despite an uncovered must-have.
@@ -101,11 +102,12 @@ def bench(session: Session, slugs: Sequence[str] | None = None) -> dict[str, Ben
 
 
 def posting_coverage(session: Session, posting_id: int, *, version_id: int | None = None) -> Coverage:
-    """Coverage of the posting's working plan (or of one of its published versions), with bench depth.
+    """Coverage of the posting's working plan (or of one of its published versions), with bench depth
+    and, per round, whether the active pool can staff it (the posting's team is the hiring team).
 
     :raise NotFound: when the posting or the version does not exist.
     """
-    get_posting(session, posting_id)
+    posting = get_posting(session, posting_id)
     reqs = competency_reqs(session, posting_id)
     if version_id is None:
         rounds = working_plan(session, posting_id)
@@ -114,7 +116,10 @@ def posting_coverage(session: Session, posting_id: int, *, version_id: int | Non
         if version is None or version.posting_id != posting_id:
             raise NotFound(f"Posting #{posting_id} has no plan version #{version_id}.")
         rounds = snapshot_plan(version.snapshot)
-    return compute_coverage(reqs, rounds, bench(session, [req.slug for req in reqs]))
+    found, pool = load_pool(session)
+    wanted = {req.slug for req in reqs}
+    return compute_coverage(reqs, rounds, {slug: entry for slug, entry in found.items() if slug in wanted},
+                            pool=pool, hiring_team=team_slug(posting.team))
 
 
 def _latest_version_id(session: Session, posting_id: int) -> int | None:

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.orm import Session
 
+from planner.core.coverage import team_slug
 from planner.core.errors import NotFound, ValidationFailed
 from planner.models import Candidate, InterviewStatus, Loop, LoopStatus, LoopWindow
 from planner.services import coverage as coverage_service
@@ -136,7 +137,8 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
 
 
 def _team_slug(team: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", (team or "").lower()).strip("-")
+    # One rule with coverage's staffing check, which reads the posting's team the same way.
+    return team_slug(team)
 
 
 def _gap(minutes) -> int | None:

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from planner.core.coverage import RoundPlan, suggest_plan
+from planner.core.coverage import RoundPlan, suggest_plan, team_slug
 from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.models import Competency, Focus, Loop, LoopStatus, PlanVersion, Round, RoundCompetency, RoundKind
+from planner.queries.coverage import load_pool
 from planner.services import coverage as coverage_service
 from planner.services.audit import record
 
@@ -275,14 +276,16 @@ def suggested_rounds(session: Session, posting_id: int, budget_minutes: int) -> 
 
     :raise ValidationFailed: when the posting has no accepted competencies or the budget is too small.
     """
-    coverage_service.get_posting(session, posting_id)
+    posting = coverage_service.get_posting(session, posting_id)
     if not isinstance(budget_minutes, int) or not 0 < budget_minutes <= MAX_BUDGET:
         raise ValidationFailed(f"The time budget is a number of minutes between 1 and {MAX_BUDGET}.")
     reqs = coverage_service.competency_reqs(session, posting_id)
     if not reqs:
         raise ValidationFailed(
             "The posting has no accepted competencies yet; accept some before suggesting a plan.")
-    return suggest_plan(reqs, budget_minutes, bench=coverage_service.bench(session, [r.slug for r in reqs]))
+    bench, pool = load_pool(session)
+    # Per-person qualifications, not only counts: rounds are grouped so that someone can staff them.
+    return suggest_plan(reqs, budget_minutes, bench=bench, pool=pool, hiring_team=team_slug(posting.team))
 
 
 def apply_suggestion(session: Session, posting_id: int, budget_minutes: int, *, replace: bool,

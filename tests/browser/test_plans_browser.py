@@ -81,3 +81,32 @@ def test_suggest_a_plan_previews_then_replaces_after_confirmation(page, live_db)
     page.wait_for_load_state("networkidle")
     assert "suggested rounds" in page.locator(".flash").inner_text()
     assert "All 4 must-haves covered" in page.locator(".coverage-summary").inner_text()
+
+
+def test_a_round_nobody_can_staff_is_shown_until_it_gets_a_second_seat(page, live_db):
+    """Nobody holds Compiler design and Communication together: the new one-seat round is flagged and the
+    headline stops saying all is well; with a second seat a pair covers it and the flag goes away."""
+    posting_id = _posting_id(live_db)
+    sign_in(page, "coordinator@demo.test")
+    page.goto(f"/coordinator/postings/{posting_id}/plan")
+    form = page.locator("#add-round")
+    form.get_by_label("Round name").fill("Compiler talk")
+    for name in ("Compiler design", "Communication"):
+        form.locator(".focus-row", has_text=name).first.locator("label.focus-primary").click()
+    form.get_by_role("button", name="Add round").click()
+    page.wait_for_load_state("networkidle")
+    summary = page.locator(".coverage-summary").inner_text()
+    assert "All 4 must-haves covered" not in summary and "1 round nobody can staff" in summary
+    assert "Compiler talk" in summary
+    issue = page.locator(".coverage-panel .issue-critical", has_text="Nobody can staff 'Compiler talk'")
+    assert "no one is qualified in Compiler design and Communication together" in issue.inner_text()
+    new_round = page.locator(".round", has_text="Compiler talk")
+    assert new_round.locator(".badge-bad", has_text="Nobody can staff it").is_visible()
+    screenshot(page, "plans-unstaffable-round")
+
+    new_round.get_by_role("link", name="Edit").click()
+    page.get_by_label("Interviewers").fill("2")
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_load_state("networkidle")
+    assert "All 4 must-haves covered" in page.locator(".coverage-summary").inner_text()
+    assert "can staff it" in page.locator(".round", has_text="Compiler talk").inner_text()

@@ -82,3 +82,25 @@ def test_database_without_tables_says_to_upgrade(tmp_path):
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "has no tables yet" in result.stderr and "planner db upgrade" in result.stderr
+
+
+def test_round_nobody_can_staff_is_reported(database_url, committed_db):
+    """Without Priya (the only one qualified in compiler design and pre-silicon feedback together), the
+    one-interviewer 'Accelerator architecture' round cannot be staffed: JSON and text both say so."""
+    from planner.models import Interviewer
+
+    posting_id = _demo_posting(committed_db)
+    payload = json.loads(_run(str(posting_id), "--json", url=database_url).stdout)
+    assert payload["posting"]["unstaffable_rounds"] == []
+    assert all(item["staffable"] and item["panelists"] >= 1 for item in payload["rounds"])
+    with make_session_factory(committed_db)() as session:
+        session.scalar(select(Interviewer).where(Interviewer.name == "Priya Raman")).active = False
+        session.commit()
+    payload = json.loads(_run(str(posting_id), "--json", url=database_url).stdout)
+    arch = next(item for item in payload["rounds"] if item["name"] == "Accelerator architecture")
+    assert (arch["staffable"], arch["panelists"]) == (False, 0)
+    assert payload["posting"]["unstaffable_rounds"] == [arch["key"]]
+    text = _run(str(posting_id), url=database_url).stdout
+    assert "Accelerator architecture (design, 60 min) - NOBODY CAN STAFF IT" in text
+    assert "Rounds nobody can staff: Accelerator architecture" in text
+    assert "no one is qualified in Compiler design and Pre-silicon feedback" in text

@@ -163,3 +163,35 @@ def test_override_checks_the_loops_own_version_not_later_edits(db):
     db.flush()
     with pytest.raises(UncoveredMustHave):
         coverage.require_coverage_or_override(db, new_loop)
+
+
+def test_round_nobody_can_staff_is_a_critical_issue_from_the_pool(db):
+    """Both competencies have qualified people, but nobody holds them together for a one-seat round."""
+    row, comps = posting(db, {"t-rel": ("must-have", 1), "t-sec": ("must-have", 1)})
+    add_round(db, row, comps, "Deep dive", {"t-rel": "primary", "t-sec": "primary"})
+    interviewer(db, "rel@example.com", {comps["t-rel"]: "qualified"})
+    interviewer(db, "sec@example.com", {comps["t-sec"]: "qualified", comps["t-rel"]: "shadow"})
+    cov = coverage.posting_coverage(db, row.id)
+    assert cov.status == "ok"  # every competency has its rounds ...
+    check = cov.rounds[0]
+    assert (check.staffable, check.panelists) == (False, 0)  # ... yet nobody can sit alone in the round
+    assert [issue.message for issue in cov.issues if issue.code == "unstaffable-round"] == [
+        "Nobody can staff 'Deep dive': no one is qualified in T rel and T sec together, and it has one "
+        "interviewer. Split the round, add an interviewer seat, or qualify someone in both."]
+    interviewer(db, "both@example.com", {comps["t-rel"]: "qualified", comps["t-sec"]: "qualified"})
+    interviewer(db, "gone@example.com", {comps["t-rel"]: "qualified", comps["t-sec"]: "qualified"}, active=False)
+    check = coverage.posting_coverage(db, row.id).rounds[0]
+    assert (check.staffable, check.panelists) == (True, 1)  # inactive people cannot be booked
+
+
+def test_suggestion_does_not_ask_one_interviewer_for_a_pair_nobody_holds(db):
+    """The suggester gets per-person qualifications: no one-seat round on a pair nobody holds together."""
+    row, comps = posting(db, {"t-rel": MUST, "t-sec": MUST})
+    for index in range(2):
+        interviewer(db, f"rel{index}@example.com", {comps["t-rel"]: "qualified"})
+        interviewer(db, f"sec{index}@example.com", {comps["t-sec"]: "qualified"})
+    rounds = plans.suggested_rounds(db, row.id, 180)
+    assert rounds and not any(
+        {"t-rel", "t-sec"} <= set(r.primary_slugs) and r.interviewers == 1 for r in rounds)
+    plans.apply_suggestion(db, row.id, 180, replace=True, actor_id=None)
+    assert coverage.posting_coverage(db, row.id).unstaffable_rounds == ()

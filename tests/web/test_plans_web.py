@@ -149,3 +149,23 @@ def test_managers_cannot_edit_plans(login, db):
     client = login("manager")
     assert client.get(f"/coordinator/postings/{row.id}/plan").status_code == 403
     assert client.post(f"/coordinator/postings/{row.id}/plan/publish").status_code == 403
+
+
+def test_plan_page_says_when_nobody_can_staff_a_round(login, db):
+    """The headline stops saying all is covered and the round says nobody can staff it, until someone can."""
+    from coverage_builders import interviewer
+
+    client = login("coordinator")
+    row, comps = posting(db, {"t-a": ("must-have", 1), "t-b": ("must-have", 1)})
+    add_round(db, row, comps, "Deep dive", {"t-a": "primary", "t-b": "primary"})
+    interviewer(db, "a@example.com", {comps["t-a"]: "qualified"})
+    interviewer(db, "b@example.com", {comps["t-b"]: "qualified"})
+    html = client.get(f"/coordinator/postings/{row.id}/plan").get_data(as_text=True)
+    assert "All 2 must-haves covered" not in html
+    assert "1 round nobody can staff" in html and "Nobody can staff it" in html
+    assert ("Nobody can staff &#39;Deep dive&#39;: no one is qualified in T a and T b together, "
+            "and it has one interviewer.") in html
+    interviewer(db, "ab@example.com", {comps["t-a"]: "qualified", comps["t-b"]: "qualified"})
+    html = client.get(f"/coordinator/postings/{row.id}/plan").get_data(as_text=True)
+    assert "All 2 must-haves covered" in html and "nobody can staff" not in html.lower()
+    assert "1 person can staff it" in html

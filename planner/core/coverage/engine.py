@@ -29,6 +29,7 @@ from planner.core.coverage.report import (
     RoundCheck,
 )
 from planner.core.coverage.risks import bench_issues, focus_issue, round_issues, status_issue
+from planner.core.coverage.staffing import PoolMember, Staffing, check_round, staffing_issue
 from planner.core.coverage.types import PRIMARY, BenchEntry, CompetencyReq, RoundPlan
 from planner.core.errors import ValidationFailed
 
@@ -56,6 +57,9 @@ def compute_coverage(
     competencies: Sequence[CompetencyReq],
     rounds: Sequence[RoundPlan],
     bench: Mapping[str, BenchEntry] | None = None,
+    *,
+    pool: Sequence[PoolMember] | None = None,
+    hiring_team: str | None = None,
 ) -> Coverage:
     """Compute the competency x round matrix, statuses, round warnings and the ordered gaps and risks.
 
@@ -63,6 +67,9 @@ def compute_coverage(
     :param rounds: the plan's rounds, in loop order (the matrix columns).
     :param bench: bench depth per competency slug; None when unknown (no bench risks are raised then),
         a missing slug counts as nobody qualified.
+    :param pool: the active interviewers' qualifications; when given, each round is checked for a
+        panel that can hold all its competencies together (see :mod:`.staffing`), else not at all.
+    :param hiring_team: the team key whose members are not "outside the hiring team" for seat rules.
     :raise ValidationFailed: when two competencies share a slug or two rounds share a key.
     """
     _reject_duplicates([item.slug for item in competencies], "competency")
@@ -78,13 +85,22 @@ def compute_coverage(
         rows.append(_competency_row(req, status, assessing, rounds, entry, found))
         group = 0 if req.is_must_have else 1
         issues.extend((group, issue) for issue in found)
+    names = {req.slug: req.name for req in competencies}
+    checks: list[RoundCheck] = []
     for plan in rounds:
-        issues.extend((2, issue) for issue in round_issues(plan, known))
+        found = round_issues(plan, known)
+        staffing = None
+        if pool is not None:
+            staffing = check_round(plan, pool, hiring_team)
+            unstaffed = staffing_issue(plan, staffing, pool, names, hiring_team)
+            found = [unstaffed, *found] if unstaffed else found
+        issues.extend((2, issue) for issue in found)
+        checks.append(_round_check(plan, found, staffing))
     # Stable sort: severity first, then must-haves, nice-to-haves, rounds; plan order within each.
     ordered = sorted(issues, key=lambda pair: (SEVERITY_ORDER.index(pair[1].severity), pair[0]))
     return Coverage(
         competencies=tuple(rows),
-        rounds=tuple(_round_check(plan, known) for plan in rounds),
+        rounds=tuple(checks),
         status=worst_status([row.status for row in rows]),
         issues=tuple(issue for _, issue in ordered),
     )
@@ -140,8 +156,7 @@ def _competency_row(
     )
 
 
-def _round_check(plan: RoundPlan, known: set[str]) -> RoundCheck:
-    warnings = round_issues(plan, known)
+def _round_check(plan: RoundPlan, warnings: list[Issue], staffing: Staffing | None) -> RoundCheck:
     primaries = len(plan.primary_slugs)
     return RoundCheck(
         key=plan.key,
@@ -153,4 +168,6 @@ def _round_check(plan: RoundPlan, known: set[str]) -> RoundCheck:
         minutes_per_primary=plan.minutes / primaries if primaries else None,
         warnings=tuple(issue.message for issue in warnings),
         warning_codes=tuple(issue.code for issue in warnings),
+        staffable=staffing.staffable if staffing else None,
+        panelists=staffing.panelists if staffing else None,
     )

@@ -65,7 +65,12 @@ class CompetencyCoverage:
 
 @dataclass(frozen=True)
 class RoundCheck:
-    """Per-round findings: time per primary competency and warnings as plain sentences."""
+    """Per-round findings: time per primary competency and warnings as plain sentences.
+
+    ``staffable`` says whether some panel of the active pool can hold every competency of the round
+    together, and ``panelists`` how many people could sit in such a panel; both are None when the pool
+    was not given.
+    """
 
     key: str
     name: str
@@ -76,6 +81,8 @@ class RoundCheck:
     minutes_per_primary: float | None
     warnings: tuple[str, ...]
     warning_codes: tuple[str, ...]
+    staffable: bool | None = None
+    panelists: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,11 @@ class Coverage:
         return self.issues
 
     @property
+    def unstaffable_rounds(self) -> tuple[RoundCheck, ...]:
+        """Rounds no panel of the active pool can staff (empty when the pool was not given)."""
+        return tuple(item for item in self.rounds if item.staffable is False)
+
+    @property
     def total_minutes(self) -> int:
         """The plan's total interview time."""
         return sum(item.minutes for item in self.rounds)
@@ -135,6 +147,7 @@ class Coverage:
         """A JSON-ready dict (for ``planner coverage --json`` and API responses)."""
         return {
             "status": self.status,
+            "unstaffable_rounds": [item.key for item in self.unstaffable_rounds],
             "total_minutes": self.total_minutes,
             "rounds": [asdict(item) for item in self.rounds],
             "competencies": [dict(asdict(item), count=item.count) for item in self.competencies],

@@ -12,16 +12,24 @@ How a plan is built:
    does; the first grouping that fits wins.
 4. Nice-to-haves join in posting order while they still fit; with a bench given, those nobody is
    qualified to assess are left out because no round could staff them.
-5. Left-over budget lengthens the busiest rounds to 60 minutes.
+5. With the pool's qualifications given, rounds are made staffable where the pool allows: competencies
+   are swapped or moved between rounds of a pool until as many rounds as possible have one person
+   qualified in all of them together; a round still without one gets the fewest interviewer seats (up to
+   three) whose panel holds its competencies together (see :mod:`.staffing`).
+6. Left-over budget lengthens the busiest rounds to 60 minutes.
+7. Names are short, since they go into calendar invites: up to two competency names ("Incident response
+   & reliability", long names shortened), else the kind of round ("Technical deep-dive"), at most
+   40 characters.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.core.coverage.risks import MAX_PRIMARY_PER_ROUND
+from planner.core.coverage.staffing import PoolMember, check_round
 from planner.core.coverage.types import (
     BenchEntry,
     CompetencyReq,
@@ -29,12 +37,16 @@ from planner.core.coverage.types import (
     RoundPlan,
     SeatRules,
 )
-from planner.core.coverage.wording import counted, join_names
+from planner.core.coverage.wording import counted, lower_first
 from planner.core.errors import ValidationFailed
 
 BASE_MINUTES = 45
 LONG_MINUTES = 60
 STEP_MINUTES = 15
+#: The most interviewer seats a suggested round gets to make its competencies staffable together.
+MAX_SEATS = 3
+#: Round names go into calendar invites; longer names are shortened or replaced by the kind.
+MAX_NAME = 40
 
 #: Groupings tried in order, from most separated to fully shared.
 GROUPINGS: tuple[tuple[tuple[str, ...], ...], ...] = (
@@ -77,12 +89,18 @@ def suggest_plan(
     budget_minutes: int,
     *,
     bench: Mapping[str, BenchEntry] | None = None,
+    pool: Sequence[PoolMember] | None = None,
+    hiring_team: str | None = None,
 ) -> list[RoundPlan]:
     """Propose rounds covering every must-have in ``required`` distinct rounds within the budget.
 
     :param competencies: the posting's competencies, in posting order.
     :param budget_minutes: the most interview time the whole loop may take.
     :param bench: bench depth per slug; when given, nice-to-haves with nobody qualified are skipped.
+    :param pool: the active interviewers' qualifications; when given, competencies are grouped so that
+        someone holds each round's competencies together where the pool allows, and a round nobody holds
+        alone gets the fewest seats (up to three) whose panel does.
+    :param hiring_team: the team key used for the bar raiser's outside-the-team seat.
     :return: rounds in loop order, each 45 or 60 minutes, at most three primary competencies each.
     :raise ValidationFailed: when there is nothing to plan, or the budget cannot hold the must-haves.
     """
@@ -106,11 +124,14 @@ def suggest_plan(
     # Keep posting order so names and round contents read in the order the posting lists them.
     chosen.sort(key=competencies.index)
     drafts = _fit(chosen, budget_minutes)
+    if drafts and pool is not None:
+        drafts = _regroup(drafts, pool)
     if not drafts:
         # Only nice-to-haves, none of which fits (or is staffable): an empty plan would look like success.
         raise ValidationFailed(
             f"A budget of {budget_minutes} minutes cannot fit any competency at its required coverage.")
-    return _finish(drafts, budget_minutes)
+    rounds = _finish(drafts, budget_minutes)
+    return [_staffed(plan, pool, hiring_team) for plan in rounds] if pool is not None else rounds
 
 
 def _staffable(req: CompetencyReq, bench: Mapping[str, BenchEntry] | None) -> bool:
@@ -154,6 +175,76 @@ def _deal(pool: list[CompetencyReq]) -> list[_Draft]:
     return [_Draft(tuple(sorted(members, key=pool.index))) for members in bins]
 
 
+def _held_alone(members: Sequence[CompetencyReq], pool: Sequence[PoolMember]) -> bool:
+    """Whether one person of the pool is qualified in every one of ``members``."""
+    wanted = {req.slug for req in members}
+    return any(wanted <= person.qualified for person in pool)
+
+
+def _regroup(drafts: list[_Draft], pool: Sequence[PoolMember]) -> list[_Draft]:
+    """Swap or move competencies between rounds of one category pool until no change adds a round that
+    one person can hold alone; each step strictly lowers the number of rounds nobody holds alone.
+
+    Swaps keep every round's load; a move only goes to a round below three primaries and never empties
+    a round. Each competency stays in distinct rounds, so coverage is unchanged.
+    """
+    bins = [list(draft.members) for draft in drafts]
+    # A competency only moves between rounds dealt from the same category pool, so kinds stay right.
+    categories = [{req.category for req in members} for members in bins]
+
+    def unheld(groups: list[list[CompetencyReq]]) -> int:
+        return sum(1 for members in groups if not _held_alone(members, pool))
+
+    def candidates(a: int):
+        for b in range(len(bins)):
+            if b == a:
+                continue
+            for x in bins[a]:
+                if x in bins[b] or x.category not in categories[b]:
+                    continue
+                if len(bins[b]) < MAX_PRIMARY_PER_ROUND and len(bins[a]) > 1:
+                    yield b, x, None
+                for y in bins[b]:
+                    if y not in bins[a] and y.category in categories[a]:
+                        yield b, x, y
+
+    score = unheld(bins)
+    improved = True
+    while improved and score:
+        improved = False
+        for a in range(len(bins)):
+            if _held_alone(bins[a], pool):
+                continue
+            for b, x, y in candidates(a):
+                trial = [list(members) for members in bins]
+                trial[a].remove(x)
+                trial[b].append(x)
+                if y is not None:
+                    trial[b].remove(y)
+                    trial[a].append(y)
+                trial_score = unheld(trial)
+                if trial_score < score:
+                    bins, score, improved = trial, trial_score, True
+                    break
+            if improved:
+                break
+    order = {req.slug: index for index, req in enumerate(req for draft in drafts for req in draft.members)}
+    return [_Draft(tuple(sorted(members, key=lambda req: order[req.slug]))) for members in bins]
+
+
+def _staffed(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | None) -> RoundPlan:
+    """The round with the fewest seats (up to three) whose panel holds its competencies together.
+
+    A round no panel of three can staff keeps its seats; the coverage check then says why.
+    """
+    first = max(plan.interviewers, plan.seat_rules.min_outside_team)
+    for seats in range(first, MAX_SEATS + 1):
+        trial = replace(plan, interviewers=seats)
+        if check_round(trial, pool, hiring_team).staffable:
+            return trial
+    return plan
+
+
 def _finish(drafts: list[_Draft], budget: int) -> list[RoundPlan]:
     """Give drafts kinds, names, keys and durations, in loop order."""
     turns: dict[str, int] = {}
@@ -179,7 +270,7 @@ def _finish(drafts: list[_Draft], budget: int) -> list[RoundPlan]:
     kind_counts: dict[str, int] = {}
     for (kind, draft), length in zip(kinded, minutes, strict=True):
         kind_counts[kind] = kind_counts.get(kind, 0) + 1
-        name = _unique(_round_name(kind, draft, kind_counts[kind] - 1), used_names)
+        name = _unique(_round_name(kind, draft, kind_counts[kind] - 1, used_names), used_names)
         rounds.append(RoundPlan(
             key=f"{kind}-{kind_counts[kind]}",
             name=name,
@@ -200,24 +291,62 @@ def _dominant_category(draft: _Draft) -> str:
 
 KIND_LABELS = {"technical": "Technical deep-dive", "design": "Design problem-solving",
                "behavioural": "Behavioural interview", "hiring-manager": "Hiring manager", "bar-raiser": "Bar raiser"}
+#: What tells a second round on the same competencies apart ("Customer ownership (situational)").
+NAME_TAGS = {"technical": "deep-dive", "design": "design problem", "behavioural": "situational"}
+#: Kinds whose label leads the name ("Bar raiser: Mentoring"): candidates and panels expect to see it.
+LABELLED_KINDS = ("hiring-manager", "bar-raiser")
+#: Trailing words dropped when two names are too long together ("Reliability engineering" -> "Reliability").
+GENERIC_TAILS = (" engineering", " fundamentals")
 
 
-def _round_name(kind: str, draft: _Draft, turn: int) -> str:
-    members = [req.name for req in draft.members]
-    if len(members) > 2:
-        # Long lists make unreadable round names; the competencies are listed on the round anyway.
-        return f"{KIND_LABELS[kind]}: {members[0]} + {len(members) - 1} more"
-    names = join_names(members)
-    if kind == "technical":
-        return f"{names} deep-dive"
-    if kind == "design":
-        return f"{names} problem-solving"
-    if kind == "behavioural":
-        # A second behavioural round on the same ground asks about hypotheticals, not the past.
-        return f"{names} {'situational' if turn % 2 else 'behavioural'} interview"
-    if kind == "hiring-manager":
-        return f"Hiring manager: {names}"
-    return f"Bar raiser: {names}"
+def short_names(name: str) -> list[str]:
+    """A competency's name from longest to shortest form, for round names.
+
+    "Pre-silicon feedback (hardware/software co-design)" -> ["Pre-silicon feedback (...)", "Pre-silicon feedback"];
+    "Incident response and on-call" -> [..., "Incident response"]; "Reliability engineering" -> [..., "Reliability"].
+    """
+    forms = [name]
+    shorter = name.split(" (")[0].split(", ")[0].split(" and ")[0].strip() or name
+    forms.append(shorter)
+    for tail in GENERIC_TAILS:
+        # "Data engineering" keeps its tail: "Data" alone says too little.
+        if shorter.endswith(tail) and len(shorter) - len(tail) >= 6:
+            forms.append(shorter[: -len(tail)])
+            break
+    return list(dict.fromkeys(forms))
+
+
+def _named_pairs(names: list[str]) -> list[str]:
+    """One or two competency names as a short title, longest readable form first, within the limit."""
+    options = [short_names(name) for name in names]
+    titles = []
+    for level in range(max(len(forms) for forms in options)):
+        parts = [forms[min(level, len(forms) - 1)] for forms in options]
+        titles.append(" & ".join([parts[0], *(lower_first(part) for part in parts[1:])]))
+    return [title for title in dict.fromkeys(titles) if len(title) <= MAX_NAME]
+
+
+def _round_name(kind: str, draft: _Draft, turn: int, used: set[str]) -> str:
+    """A short round name for calendar invites: up to two competency names, else the kind of round.
+
+    ``turn`` counts earlier rounds of the same kind; a second behavioural round on the same ground asks
+    about hypotheticals, so it is named situational when it needs a different name.
+    """
+    label = KIND_LABELS[kind]
+    if kind == "behavioural" and turn % 2:
+        label = "Situational interview"
+    titles = _named_pairs([req.name for req in draft.members]) if len(draft.members) <= 2 else []
+    if kind in LABELLED_KINDS:
+        options = [f"{label}: {title}" for title in titles] + [label]
+    else:
+        # A second round on the same competencies says how it differs before falling back to the kind.
+        tag = NAME_TAGS[kind] if kind != "behavioural" or turn % 2 else "behavioural"
+        options = [*titles, *(f"{title} ({tag})" for title in titles), label]
+    options = [option for option in options if len(option) <= MAX_NAME] or [label]
+    for option in options:
+        if option not in used:
+            return option
+    return options[0]
 
 
 def _unique(name: str, used: set[str]) -> str:

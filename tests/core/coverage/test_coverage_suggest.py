@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 from planner.core.coverage import (
     BenchEntry,
     CompetencyReq,
+    PoolMember,
+    check_round,
     compute_coverage,
     minimum_rounds,
     suggest_plan,
@@ -36,13 +38,23 @@ def test_generous_budget_keeps_categories_apart():
     assert compute_coverage(NEURON, plan).status == "ok"
 
 
-def test_round_names_are_unique_and_explain_the_content():
-    """Names mention the competencies and never repeat."""
+def test_round_names_are_unique_short_and_explain_the_content():
+    """Names mention up to two competencies (else the kind of round), stay short and never repeat."""
     plan = suggest_plan(NEURON, 300)
     names = [r.name for r in plan]
     assert len(set(names)) == len(names)
-    assert "Technical deep-dive: Compiler design + 2 more" in names
+    assert all(len(name) <= 40 for name in names)
+    assert "Technical deep-dive" in names  # three competencies: the kind, not "+ 2 more"
+    assert "Compiler design & pre-silicon feedback" in names
     assert "Bar raiser: Mentoring" in names
+    assert not any("more" in name for name in names)
+
+
+def test_long_competency_names_are_shortened_in_round_names():
+    """Two long names are cut to their first part ("Incident response and on-call" -> "Incident response")."""
+    reqs = [CompetencyReq("incidents", "Incident response and on-call", "technical", "must-have", 1),
+            CompetencyReq("reliability", "Reliability engineering", "technical", "must-have", 1)]
+    assert [r.name for r in suggest_plan(reqs, 60)] == ["Incident response & reliability"]
 
 
 def test_tight_budget_merges_categories_but_still_covers_must_haves():
@@ -147,3 +159,32 @@ def test_suggested_plan_covers_must_haves_within_budget(competencies, budget):
     assert all(check.warnings == () for check in coverage.rounds)
     assert all(coverage.competency(req.slug).status in ("ok", "gap") for req in competencies)
     assert len({r.key for r in plan}) == len(plan) == len({r.name for r in plan})
+
+
+def _people(*skills: str, team: str = "core") -> list[PoolMember]:
+    """One pool member per string of slugs ("ab" is qualified in a and b)."""
+    return [PoolMember(f"p{index}", team, frozenset(slugs)) for index, slugs in enumerate(skills)]
+
+
+PAIR = [CompetencyReq("a", "Alpha", "technical"), CompetencyReq("b", "Beta", "technical")]
+
+
+def test_pair_nobody_holds_together_gets_no_one_interviewer_round():
+    """Nobody holds Alpha and Beta together: no suggested round asks one interviewer for both."""
+    pool = _people("a", "a", "b", "b")
+    plan = suggest_plan(PAIR, 180, pool=pool)
+    for rnd in plan:
+        assert not ({"a", "b"} <= set(rnd.primary_slugs) and rnd.interviewers == 1)
+        assert check_round(rnd, pool).staffable
+    assert uncovered_must_haves(compute_coverage(PAIR, plan)) == []
+
+
+def test_competencies_are_regrouped_around_people_who_hold_them_together():
+    """With people holding a+b and c+d, the suggestion pairs a with b and c with d (one seat each)."""
+    reqs = [CompetencyReq(slug, slug.upper(), "technical", "must-have", 1) for slug in "abcd"]
+    pool = _people("ab", "cd")
+    plan = suggest_plan(reqs, 90, pool=pool)
+    assert sorted(tuple(sorted(r.primary_slugs)) for r in plan) == [("a", "b"), ("c", "d")]
+    assert [r.interviewers for r in plan] == [1, 1]
+    coverage = compute_coverage(reqs, plan, pool=pool)
+    assert coverage.unstaffable_rounds == ()

@@ -1,0 +1,196 @@
+"""Can a round be staffed at all? A panel check over the active pool's qualifications.
+
+The scheduler's hard rule (DESIGN 5.2) is that every competency a round lists must be held at level
+"qualified" by at least one of its assessors, every assessor holds at least one of them, a round with
+``interviewers: N`` gets exactly N assessors, and ``outside_hiring_team: M`` asks for M of them from
+outside the hiring team. Counting qualified people per competency misses rounds whose competencies
+nobody holds *together*: a one-interviewer round on Reliability + Security needs one person qualified in
+both. This module answers, per round, whether some panel can exist and how many people could sit in one,
+ignoring time (calendars, caps and windows are the scheduler's job).
+
+Panels are small, so the check is exact: people are grouped by which of the round's competencies they
+hold and whether they are outside the hiring team (at most 2^k * 2 groups for k competencies), then a
+search over (competencies held, seats taken, outsiders) states decides whether a full panel exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from planner.core.coverage.report import CRITICAL, Issue
+from planner.core.coverage.types import QUALIFIED, RoundPlan
+from planner.core.coverage.wording import counted, number_word
+
+
+@dataclass(frozen=True)
+class PoolMember:
+    """An active interviewer as staffing sees them: a key, their team and what they are qualified in."""
+
+    key: str
+    team: str
+    qualified: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Staffing:
+    """Whether a round can be staffed, and how many people could sit in a panel that covers it.
+
+    ``panelists`` counts the people who belong to at least one valid panel; it is 0 exactly when
+    ``staffable`` is False. Both are None for a round that lists no competency.
+    """
+
+    round_key: str
+    required: tuple[str, ...]
+    seats: int
+    min_outside: int
+    staffable: bool | None
+    panelists: int | None
+
+
+def team_slug(team: str | None) -> str:
+    """The hiring-team key a posting's team name stands for ("Neuron Compiler" -> "neuron-compiler")."""
+    return re.sub(r"[^a-z0-9]+", "-", (team or "").lower()).strip("-")
+
+
+def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> list[PoolMember]:
+    """Pool members from (interviewer id, team, competency slug, level) rows of *active* interviewers.
+
+    Only "qualified" levels make an assessor; people qualified in nothing are left out.
+    """
+    teams: dict[str, str] = {}
+    skills: dict[str, set[str]] = {}
+    for key, team, slug, level in rows:
+        teams[str(key)] = team or ""
+        if level == QUALIFIED:
+            skills.setdefault(str(key), set()).add(slug)
+    return [PoolMember(key, teams[key], frozenset(slugs)) for key, slugs in sorted(skills.items())]
+
+
+def required_slugs(plan: RoundPlan) -> tuple[str, ...]:
+    """What a round asks its assessors to hold: its primary competencies, or all when it has none.
+
+    The same rule the scheduling problem is built with (``scheduling_problem.round_slugs``).
+    """
+    return plan.primary_slugs or tuple(item.slug for item in plan.competencies)
+
+
+def _is_outside(member: PoolMember, hiring_team: str | None) -> bool:
+    # A plan without a hiring team has no "inside": everybody counts as outside (as in the scheduler).
+    return not hiring_team or member.team != hiring_team
+
+
+def _groups(required: Sequence[str], pool: Sequence[PoolMember],
+            hiring_team: str | None) -> Counter[tuple[int, bool]]:
+    """People qualified in at least one required competency, counted by (bitmask held, outside)."""
+    bits = {slug: 1 << index for index, slug in enumerate(required)}
+    groups: Counter[tuple[int, bool]] = Counter()
+    for member in pool:
+        mask = 0
+        for slug in member.qualified:
+            mask |= bits.get(slug, 0)
+        if mask:
+            groups[(mask, _is_outside(member, hiring_team))] += 1
+    return groups
+
+
+def _panel_exists(groups: Mapping[tuple[int, bool], int], full: int, seats: int, outside: int,
+                  start: tuple[int, int, int] = (0, 0, 0)) -> bool:
+    """Whether ``seats`` people from ``groups`` together hold ``full`` with ``outside`` outsiders.
+
+    States are (mask held, seats taken, outsiders capped at ``outside``); each group adds 0..count people.
+    """
+    states = {start}
+    for (mask, is_out), count in groups.items():
+        grown = set(states)
+        for held, taken, outs in states:
+            for extra in range(1, min(count, seats - taken) + 1):
+                grown.add((held | mask, taken + extra, min(outside, outs + (extra if is_out else 0))))
+        states = grown
+    return (full, seats, outside) in states
+
+
+def check_round(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | None = None) -> Staffing:
+    """Can some panel of ``plan.interviewers`` qualified people hold every competency of the round?
+
+    :param pool: the active interviewers (see :func:`build_pool`).
+    :param hiring_team: the team key whose members do not count as "outside"; None or "" means
+        everybody is outside, as in the scheduler.
+    """
+    required = required_slugs(plan)
+    seats, outside = plan.interviewers, plan.seat_rules.min_outside_team
+    if not required:
+        # An empty round is not judged here: the round warnings already say it assesses nothing.
+        return Staffing(plan.key, required, seats, outside, staffable=None, panelists=None)
+    if outside > seats:
+        # A seat rule no panel can meet; the round warnings say so in their own words.
+        return Staffing(plan.key, required, seats, outside, staffable=False, panelists=0)
+    full = (1 << len(required)) - 1
+    groups = _groups(required, pool, hiring_team)
+    panelists = 0
+    for (mask, is_out), count in groups.items():
+        # Could one person of this group sit in a valid panel? Seat them, then fill the rest.
+        rest = Counter(groups)
+        rest[(mask, is_out)] -= 1
+        if _panel_exists(rest, full, seats, outside, (mask, 1, min(outside, int(is_out)))):
+            panelists += count
+    return Staffing(plan.key, required, seats, outside, staffable=panelists > 0, panelists=panelists)
+
+
+def staffing_issue(plan: RoundPlan, staffing: Staffing, pool: Sequence[PoolMember],
+                   names: Mapping[str, str], hiring_team: str | None = None) -> Issue | None:
+    """The plain sentence for a round nobody can staff; None when it can be staffed (or is empty).
+
+    :param names: competency names by slug, in posting order (a slug stands in for a name it lacks).
+    """
+    if staffing.staffable is not False or not staffing.required or staffing.min_outside > staffing.seats:
+        return None
+    label = f"Nobody can staff '{plan.name}'"
+    # Competencies in posting order (names' order), so the sentence reads like the posting.
+    order = {slug: index for index, slug in enumerate(names)}
+    required = sorted(staffing.required, key=lambda slug: order.get(slug, len(order)))
+    named = [names.get(slug, slug) for slug in required]
+    held = {slug for member in pool for slug in member.qualified}
+    nobody = [names.get(slug, slug) for slug in required if slug not in held]
+    if nobody:
+        message = (f"{label}: no one is qualified in {and_names(nobody)}. "
+                   f"Qualify someone in {'it' if len(nobody) == 1 else 'them'}, or assess "
+                   f"{'it' if len(nobody) == 1 else 'them'} in another round.")
+        return Issue(CRITICAL, "unstaffable-round", message, round_key=plan.key)
+    seats = staffing.seats
+    groups = _groups(required, pool, hiring_team)
+    people = sum(groups.values())
+    full = (1 << len(required)) - 1
+    all_of = "both" if len(required) == 2 else f"all {number_word(len(required))}"
+    if people < seats:
+        message = (f"{label}: it has {counted(seats, 'interviewer seat')} but only "
+                   f"{counted(people, 'person is', 'people are')} qualified in any of "
+                   f"{and_names(named)}. Remove a seat or qualify more people.")
+    elif not _panel_exists(groups, full, seats, 0):
+        if seats == 1:
+            message = (f"{label}: no one is qualified in {and_names(named)} together, and it has one "
+                       f"interviewer. Split the round, add an interviewer seat, or qualify someone in "
+                       f"{all_of}.")
+        else:
+            message = (f"{label}: no {number_word(seats)} people together are qualified in "
+                       f"{and_names(named)}, and it has {counted(seats, 'interviewer')}. Split the round, "
+                       f"add an interviewer seat, or qualify more people in these competencies.")
+    elif seats == 1:
+        message = (f"{label}: its one interviewer must come from outside the hiring team, and no one "
+                   f"outside it is qualified in {and_names(named)}{' together' if len(named) > 1 else ''}. "
+                   f"Qualify someone outside the hiring team, or drop the outside-team rule.")
+    else:
+        message = (f"{label}: it needs {counted(staffing.min_outside, 'interviewer')} from outside the hiring "
+                   f"team, and no panel of {number_word(seats)} with "
+                   f"{'that one' if staffing.min_outside == 1 else 'those'} is qualified in "
+                   f"{and_names(named)} together. Qualify someone outside the hiring team, add a seat, "
+                   f"or ask for fewer from outside.")
+    return Issue(CRITICAL, "unstaffable-round", message, round_key=plan.key)
+
+
+def and_names(names: Sequence[str]) -> str:
+    """Names joined as prose, kept as written: "A", "A and B", "A, B and C"."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
