@@ -40,6 +40,8 @@ def render_findings(findings: list[Finding], source: str) -> str:
     lines = [f"{len(findings)} competencies found in {source}, strongest first:", ""]
     for finding in findings:
         lines.append(f"{finding.name} [{finding.slug}, {finding.category}]  score {finding.score:.2f}")
+        reason = f" ({finding.priority_reason})" if finding.priority_reason else ""
+        lines.append(f"  suggested {finding.priority}{reason}")
         for item in finding.evidence:
             quoted = textwrap.fill(
                 f'"{item.text}"', width=100, initial_indent="  - ", subsequent_indent="    "

@@ -72,7 +72,9 @@ def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
     session.flush()
     store_suggestions(session, posting, find_competencies(session, posting.text))
     # The coordinator has reviewed the suggestions: the four must-haves and what the rounds assess are
-    # accepted; the rest stay suggested, as a real review in progress would leave them.
+    # accepted, the latter as nice-to-haves whatever was suggested (the extractor suggests must-have for
+    # the Basic qualifications, but this plan assesses coding or system design in one round only); the
+    # rest stay suggested with their suggested priority, as a real review in progress would leave them.
     in_rounds = {slug for *_, focus, _outside, _questions in data.ROUNDS for slug, _level in focus}
     slugs = {c.id: slug for slug, c in competencies.items()}
     for selection in posting.competencies:
@@ -82,6 +84,7 @@ def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
             selection.priority, selection.required_coverage = Priority.MUST_HAVE, 2
         elif slug in in_rounds:
             selection.state = SelectionState.ACCEPTED
+            selection.priority, selection.required_coverage = Priority.NICE_TO_HAVE, 1
     return posting
 
 

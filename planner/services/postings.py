@@ -57,8 +57,10 @@ def find_competencies(session: Session, text: str) -> list[Finding]:
 def store_suggestions(session: Session, posting: Posting, findings: Sequence[Finding]) -> None:
     """Replace the posting's open suggestions with `findings`, keeping decisions already made.
 
-    Accepted and rejected competencies keep their state; their evidence is refreshed so it matches
-    the current text. Does not commit.
+    A new suggestion takes the finding's suggested priority and that priority's default coverage
+    (must-have 2 rounds, nice-to-have 1). Competencies already on the posting keep their state,
+    priority and coverage (accepted, rejected, or a suggestion the coordinator re-weighed); only
+    their evidence is refreshed so it matches the current text. Does not commit.
     """
     by_slug = {
         c.slug: c
@@ -73,10 +75,11 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
         found_ids.add(competency.id)
         selection = current.get(competency.id)
         if selection is None:
+            priority = Priority(finding.priority)
             selection = PostingCompetency(
                 competency_id=competency.id,
-                priority=Priority.NICE_TO_HAVE,
-                required_coverage=DEFAULT_COVERAGE[Priority.NICE_TO_HAVE],
+                priority=priority,
+                required_coverage=DEFAULT_COVERAGE[priority],
                 state=SelectionState.SUGGESTED,
             )
             posting.competencies.append(selection)

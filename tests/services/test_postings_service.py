@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
-from planner.models import AuditEntry, Competency, Evidence, Posting, PostingCompetency, SelectionState
+from planner.models import AuditEntry, Competency, Evidence, Posting, PostingCompetency, Priority, SelectionState
 from planner.services import postings
 from planner.services.competencies import CompetencyFields, create_competency
 from planner.services.library import seed_library
@@ -117,6 +117,60 @@ def test_editing_text_keeps_decisions(db, library):
     assert "pre-silicon-feedback" not in states
     assert _selection(posting, "compiler-design").required_coverage == 3
     assert _selection(posting, "mentoring").evidence == []
+
+
+REQUIRED_TEXT = """Staff Engineer, Compilers
+
+Key job responsibilities
+- Design and build compiler optimization passes and code generation for our accelerator.
+
+Requirements
+- Experience mentoring engineers and reviewing their designs.
+- You must have given the hardware team feedback on a chip before it was built (pre-silicon design).
+- Experience with incident response and on-call.
+
+Nice to have
+- Familiarity with SQL databases.
+"""
+
+
+def test_new_suggestions_take_the_suggested_priority_and_its_coverage(db, library):
+    """Requirements and 'must' items are suggested must-have with 2 rounds; others nice-to-have with 1."""
+    posting = _create(db, text=REQUIRED_TEXT)
+    chosen = {pc.competency.slug: (pc.priority, pc.required_coverage) for pc in posting.competencies}
+    assert chosen["mentoring"] == (Priority.MUST_HAVE, 2)
+    assert chosen["pre-silicon-feedback"] == (Priority.MUST_HAVE, 2)
+    assert chosen["compiler-design"] == (Priority.NICE_TO_HAVE, 1)
+    assert chosen["incident-management"] == (Priority.MUST_HAVE, 2)
+    assert chosen["data-analysis"] == (Priority.NICE_TO_HAVE, 1)
+
+
+def test_re_extraction_keeps_priorities_already_chosen(db, library):
+    """Accepted, rejected and re-weighed suggestions keep their priority and coverage when the text is re-read."""
+    posting = _create(db)  # no headings or cues: everything is suggested nice-to-have
+    compiler, mentoring = _selection(posting, "compiler-design"), _selection(posting, "mentoring")
+    silicon = _selection(posting, "pre-silicon-feedback")
+    assert {pc.priority for pc in posting.competencies} == {Priority.NICE_TO_HAVE}
+    postings.decide_competency(
+        db, posting.id, compiler.id, decision="accept", priority="nice-to-have", required_coverage=1, actor_id=None
+    )
+    postings.decide_competency(
+        db, posting.id, mentoring.id, decision="reject", priority="nice-to-have", required_coverage=1, actor_id=None
+    )
+    postings.decide_competency(
+        db, posting.id, silicon.id, decision="save", priority="nice-to-have", required_coverage=3, actor_id=None
+    )
+    text = REQUIRED_TEXT.replace("Key job responsibilities", "Basic qualifications")
+    postings.update_posting(db, posting.id, PostingFields(title="Staff Engineer", text=text), actor_id=None)
+    db.expire_all()
+    posting = db.get(Posting, posting.id)
+    chosen = {pc.competency.slug: (pc.state, pc.priority, pc.required_coverage) for pc in posting.competencies}
+    assert chosen["compiler-design"] == (SelectionState.ACCEPTED, Priority.NICE_TO_HAVE, 1)
+    assert chosen["mentoring"] == (SelectionState.REJECTED, Priority.NICE_TO_HAVE, 1)
+    assert chosen["pre-silicon-feedback"] == (SelectionState.SUGGESTED, Priority.NICE_TO_HAVE, 3)
+    # A competency the new text brings in is new, so it takes its suggestion.
+    assert chosen["incident-management"] == (SelectionState.SUGGESTED, Priority.MUST_HAVE, 2)
+    assert _selection(posting, "compiler-design").evidence[0].sentence.startswith("Design and build")
 
 
 def test_coverage_below_one_is_refused(db, library):

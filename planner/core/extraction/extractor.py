@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from planner.core.extraction.findings import Evidence, Finding, PhraseSpan
 from planner.core.extraction.matching import PhraseIndex, PhraseMatch
+from planner.core.extraction.priority import sentence_stance, suggest_priority
 from planner.core.extraction.scoring import SentenceScore, combine, score_sentence, sentence_weight
 from planner.core.extraction.sentences import split_sentences
 from planner.core.library import CompetencyDef
@@ -29,7 +30,8 @@ def extract(
     :param library: the competency definitions to look for.
     :param min_score: the smallest score reported; 1.0 is one strong phrase in one responsibility.
     :param max_evidence: at most this many evidence sentences per finding, strongest first.
-    :return: findings ordered by score (highest first), then slug.
+    :return: findings ordered by score (highest first), then slug, each with its suggested
+        priority and the reason (decided from the evidence kept, see ``priority``).
     """
     index = _index_for(tuple(library))
     by_slug = {c.slug: c for c in library}
@@ -53,8 +55,23 @@ def extract(
             continue
         justifying.sort(key=lambda s: (-s.strength, s.sentence.start))
         competency = by_slug[slug]
-        evidence = tuple(_evidence(s) for s in justifying[:max_evidence])
-        findings.append(Finding(slug, competency.name, competency.category, score, evidence))
+        kept = justifying[:max_evidence]
+        evidence = tuple(_evidence(s) for s in kept)
+        suggestion = suggest_priority(
+            sentence_stance(s.sentence, [(span.start, span.end) for span in item.spans])
+            for s, item in zip(kept, evidence, strict=True)
+        )
+        findings.append(
+            Finding(
+                slug,
+                competency.name,
+                competency.category,
+                score,
+                evidence,
+                suggestion.priority,
+                suggestion.reason,
+            )
+        )
     findings.sort(key=lambda f: (-f.score, f.slug))
     return findings
 

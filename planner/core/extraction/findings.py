@@ -34,13 +34,19 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """A competency the posting asks for, its score (higher is stronger) and its evidence."""
+    """A competency the posting asks for, its score (higher is stronger) and its evidence.
+
+    ``priority`` is the suggested priority ("must-have" or "nice-to-have") and ``priority_reason``
+    says why in a few words ("listed under Basic qualifications", "says 'must'"); see ``priority``.
+    """
 
     slug: str
     name: str
     category: str
     score: float
     evidence: tuple[Evidence, ...]
+    priority: str = "nice-to-have"
+    priority_reason: str = ""
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict: evidence sentences as strings, spans under ``evidence_detail``."""
@@ -49,6 +55,8 @@ class Finding:
             "name": self.name,
             "category": self.category,
             "score": self.score,
+            "priority": self.priority,
+            "priority_reason": self.priority_reason,
             "evidence": [item.text for item in self.evidence],
             "evidence_detail": [
                 {

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from planner.core.extraction.matching import PhraseMatch
-from planner.core.extraction.sections import Section, is_boilerplate
+from planner.core.extraction.sections import JOB_SECTIONS, Section, is_boilerplate
 from planner.core.extraction.sentences import Sentence
 
 FULL_WEIGHT = 1.0
@@ -64,7 +64,7 @@ def sentence_weight(sentence: Sentence) -> float:
     """How much a sentence counts, from its section, its bullet status and its wording."""
     if sentence.section is Section.BOILERPLATE or is_boilerplate(sentence.text):
         return 0.0
-    if sentence.section is Section.DUTIES or sentence.bullet:
+    if sentence.section in JOB_SECTIONS or sentence.bullet:
         return FULL_WEIGHT
     if sentence.section is None and _REQUIREMENT_CUE_RE.search(sentence.text):
         return FULL_WEIGHT

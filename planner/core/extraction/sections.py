@@ -1,5 +1,10 @@
 """Section headings and boilerplate: which parts of a posting describe the job.
 
+Job sections come in three kinds: what every candidate must bring (REQUIRED: "Basic
+qualifications", "Requirements"), what would be welcome (PREFERRED: "Preferred qualifications",
+"Nice to have") and what the job is (DUTIES: "Key job responsibilities"). They count the same
+when scoring; the kind only sets the priority a competency is suggested with.
+
 A requirement in "Key job responsibilities" counts fully; the same words in the company blurb
 count half, and in the equal-opportunity statement, the salary table or the benefits list not at
 all. Real postings glue headings to their neighbours ("...engineering teamPreferred qualification -
@@ -13,85 +18,89 @@ from enum import Enum
 
 
 class Section(Enum):
-    """What kind of text a posting section holds."""
+    """What kind of text a posting section holds.
 
-    DUTIES = "duties"  # responsibilities, qualifications, "a day in the life"
+    REQUIRED, PREFERRED and DUTIES are all the job itself and weigh the same when scoring
+    (``JOB_SECTIONS``); they differ only in the priority a competency found there is suggested with.
+    """
+
+    REQUIRED = "required"  # basic/minimum qualifications, requirements, "what we're looking for"
+    PREFERRED = "preferred"  # preferred qualifications, nice to have, bonus points
+    DUTIES = "duties"  # responsibilities, "a day in the life", the role, plain "skills"
     ABOUT = "about"  # the company, the team, the product
     BOILERPLATE = "boilerplate"  # legal text, pay, benefits, how to apply
 
 
-_HEADINGS: dict[Section, tuple[str, ...]] = {
-    Section.DUTIES: (
-        r"(?:key |main |primary |core )?(?:job |role )?responsibilities",
-        r"(?:basic|minimum|preferred|required|desired|additional|bonus) qualifications?",
-        r"qualifications",
-        r"requirements",
-        r"(?:key |technical |required )?skills",
-        r"what you(?:'|’)?ll do",
-        r"what you will do",
-        r"what you(?:'|’)?ll be doing",
-        r"what you will be doing",
-        r"what you(?:'|’)?ll bring",
-        r"what you bring",
-        r"what we(?:'|’)?re looking for",
-        r"what we are looking for",
-        r"who you are",
-        r"about you",
-        r"you have",
-        r"you will",
-        r"in this role,? you will",
-        r"the role",
-        r"your role",
-        r"role overview",
-        r"the job",
-        r"a day in the life",
-        r"nice to haves?",
-        r"bonus points",
-        r"duties",
-        r"key duties",
-        r"essential functions",
-        r"job description",
-        r"what you need",
-        r"must haves?",
-    ),
-    Section.ABOUT: (
-        r"about (?:us|the (?:team|company|product|role's team)|our team)",
-        r"who we are",
-        r"our mission",
-        r"the team",
-        r"why join us",
-        r"company overview",
-        r"meet the team",
-    ),
-    Section.BOILERPLATE: (
-        r"benefits",
-        r"perks(?: and benefits)?",
-        r"what we offer",
-        r"compensation(?: and benefits)?",
-        r"salary(?: range)?",
-        r"pay range",
-        r"equal (?:employment )?opportunity(?: employer)?",
-        r"eeo statement",
-        r"how to apply",
-        r"legal",
-        r"accommodations?",
-        r"privacy notice",
-    ),
-}
+#: Sections that describe the job (they count fully when scoring).
+JOB_SECTIONS = frozenset({Section.REQUIRED, Section.PREFERRED, Section.DUTIES})
 
-_HEADING_KIND: dict[str, Section] = {}
+# (kind, pattern) in the order they are tried: the first alternative that matches wins, so the
+# order is part of the behaviour (e.g. "required skills" before "skills").
+_HEADINGS: tuple[tuple[Section, str], ...] = (
+    (Section.DUTIES, r"(?:key |main |primary |core )?(?:job |role )?responsibilities"),
+    (Section.REQUIRED, r"(?:basic|minimum|required) qualifications?"),
+    (Section.PREFERRED, r"(?:preferred|desired|additional|bonus) qualifications?"),
+    # A plain "Qualifications" list is what every candidate is asked for; its preferred items say
+    # so ("... is a plus"), and that cue outweighs the heading (see ``priority``).
+    (Section.REQUIRED, r"qualifications"),
+    (Section.REQUIRED, r"requirements"),
+    (Section.REQUIRED, r"required skills"),
+    (Section.DUTIES, r"(?:key |technical )?skills"),
+    (Section.DUTIES, r"what you(?:'|’)?ll do"),
+    (Section.DUTIES, r"what you will do"),
+    (Section.DUTIES, r"what you(?:'|’)?ll be doing"),
+    (Section.DUTIES, r"what you will be doing"),
+    (Section.REQUIRED, r"what you(?:'|’)?ll bring"),
+    (Section.REQUIRED, r"what you bring"),
+    (Section.REQUIRED, r"what we(?:'|’)?re looking for"),
+    (Section.REQUIRED, r"what we are looking for"),
+    (Section.REQUIRED, r"who you are"),
+    (Section.REQUIRED, r"about you"),
+    (Section.REQUIRED, r"you have"),
+    (Section.DUTIES, r"you will"),
+    (Section.DUTIES, r"in this role,? you will"),
+    (Section.DUTIES, r"the role"),
+    (Section.DUTIES, r"your role"),
+    (Section.DUTIES, r"role overview"),
+    (Section.DUTIES, r"the job"),
+    (Section.DUTIES, r"a day in the life"),
+    (Section.PREFERRED, r"nice to haves?"),
+    (Section.PREFERRED, r"bonus points"),
+    (Section.DUTIES, r"duties"),
+    (Section.DUTIES, r"key duties"),
+    (Section.DUTIES, r"essential functions"),
+    (Section.DUTIES, r"job description"),
+    (Section.REQUIRED, r"what you need"),
+    (Section.REQUIRED, r"must haves?"),
+    (Section.ABOUT, r"about (?:us|the (?:team|company|product|role's team)|our team)"),
+    (Section.ABOUT, r"who we are"),
+    (Section.ABOUT, r"our mission"),
+    (Section.ABOUT, r"the team"),
+    (Section.ABOUT, r"why join us"),
+    (Section.ABOUT, r"company overview"),
+    (Section.ABOUT, r"meet the team"),
+    (Section.BOILERPLATE, r"benefits"),
+    (Section.BOILERPLATE, r"perks(?: and benefits)?"),
+    (Section.BOILERPLATE, r"what we offer"),
+    (Section.BOILERPLATE, r"compensation(?: and benefits)?"),
+    (Section.BOILERPLATE, r"salary(?: range)?"),
+    (Section.BOILERPLATE, r"pay range"),
+    (Section.BOILERPLATE, r"equal (?:employment )?opportunity(?: employer)?"),
+    (Section.BOILERPLATE, r"eeo statement"),
+    (Section.BOILERPLATE, r"how to apply"),
+    (Section.BOILERPLATE, r"legal"),
+    (Section.BOILERPLATE, r"accommodations?"),
+    (Section.BOILERPLATE, r"privacy notice"),
+)
 
 
 def _heading_regex() -> re.Pattern[str]:
-    """One pattern for all headings, each in its own named group per section kind.
+    """One pattern for all headings, each alternative in its own named group (``h<index>``).
 
     The pattern is only tried where a heading can start (see ``_HEADING_START_RE``): trying ~70
     alternatives at every character would make a 1 MB posting take seconds.
     """
-    groups = []
-    for kind, patterns in _HEADINGS.items():
-        groups.append(f"(?P<{kind.value}>{'|'.join(patterns)})")
-    alternatives = "|".join(groups)
+    alternatives = "|".join(f"(?P<h{i}>{pattern})" for i, (_kind, pattern) in enumerate(_HEADINGS))
     # A heading ends with a colon, a dash, a line break, the end, or a glued capital ("lifeYou").
     after = r"(?=\s*[:\-–—]|[ \t]*(?:\n|$)|(?-i:[A-Z]))"
     return re.compile(f"[ \\t]*(?:{alternatives})[ \\t]*{after}", re.IGNORECASE)
@@ -134,7 +143,7 @@ def find_headings(text: str) -> list[tuple[int, int, Section]]:
         match = _HEADING_RE.match(text, position)
         if match is None:
             continue
-        kind = next(Section(name) for name, value in match.groupdict().items() if value is not None)
+        kind = _HEADINGS[int(match.lastgroup[1:])][0]
         start, end = match.span()
         while start < end and text[start].isspace():
             start += 1
@@ -144,6 +153,15 @@ def find_headings(text: str) -> list[tuple[int, int, Section]]:
             continue
         found.append((start, end, kind))
     return found
+
+
+def heading_label(heading: str) -> str:
+    """A heading as a page can quote it: spaces and trailing colons or dashes dropped, first letter up.
+
+    ``"  basic qualifications:"`` gives ``"Basic qualifications"``.
+    """
+    label = " ".join(heading.split()).rstrip(":-–— ")
+    return label[:1].upper() + label[1:]
 
 
 def is_boilerplate(sentence: str) -> bool:

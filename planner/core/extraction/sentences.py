@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from planner.core.extraction.sections import Section, find_headings, starts_boilerplate
+from planner.core.extraction.sections import Section, find_headings, heading_label, starts_boilerplate
 
 #: Longest sentence kept whole; longer runs (binary junk, a 1 MB line) are cut at a space.
 MAX_SENTENCE_CHARS = 1500
@@ -39,13 +39,18 @@ _ABBREVIATIONS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Sentence:
-    """A sentence of the posting: its text, where it is, and what kind of section holds it."""
+    """A sentence of the posting: its text, where it is, and what kind of section holds it.
+
+    ``heading`` is the heading of that section as the posting words it ("Basic qualifications"),
+    empty before the first heading.
+    """
 
     text: str
     start: int
     end: int
     section: Section | None
     bullet: bool
+    heading: str = ""
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -65,17 +70,21 @@ def split_sentences(text: str) -> list[Sentence]:
 
     sentences: list[Sentence] = []
     section: Section | None = None
+    heading = ""
     ordered = sorted(cuts)
     for seg_start, seg_end in zip(ordered, ordered[1:], strict=False):
         if seg_start in heading_at and heading_at[seg_start][0] == seg_end:
             section = heading_at[seg_start][1]
+            heading = heading_label(text[seg_start:seg_end])
             continue
-        for sentence in _trimmed(text, seg_start, seg_end, section):
+        for sentence in _trimmed(text, seg_start, seg_end, section, heading):
             if section is not Section.BOILERPLATE and starts_boilerplate(sentence.text):
                 # Legal text runs to the end of the posting (or the next heading); mark this
                 # sentence and everything after it.
                 section = Section.BOILERPLATE
-                sentence = Sentence(sentence.text, sentence.start, sentence.end, section, sentence.bullet)
+                sentence = Sentence(
+                    sentence.text, sentence.start, sentence.end, section, sentence.bullet, heading
+                )
             sentences.append(sentence)
     return sentences
 
@@ -113,7 +122,7 @@ def _ends_abbreviation(text: str, period_at: int) -> bool:
     return token in _ABBREVIATIONS or len(token.replace(".", "")) == 1
 
 
-def _trimmed(text: str, start: int, end: int, section: Section | None) -> list[Sentence]:
+def _trimmed(text: str, start: int, end: int, section: Section | None, heading: str) -> list[Sentence]:
     """Strip bullets and spaces from a segment; cut very long runs; drop runs with no word in them."""
     leading = _LEADING_JUNK_RE.match(text, start, end)
     bullet = False
@@ -132,7 +141,7 @@ def _trimmed(text: str, start: int, end: int, section: Section | None) -> list[S
             start += 1
     pieces.append((start, end))
     return [
-        Sentence(text[s:e], s, e, section, bullet)
+        Sentence(text[s:e], s, e, section, bullet, heading)
         for s, e in pieces
         if e > s and any(ch.isalnum() for ch in text[s:e])
     ]

@@ -37,14 +37,15 @@ def test_colon_dash_and_word_dash_are_bullets():
 
 
 def test_glued_headings_are_recognised_and_set_the_section():
-    """A heading glued on both sides ('teamPreferred qualification - 5+') starts a duties section."""
+    """A heading glued on both sides ('teamPreferred qualification - 5+') starts a preferred section."""
     text = "Experience leading an engineering teamPreferred qualification - 5+ years of testing experience"
     result = split_sentences(text)
     assert [s.text for s in result] == [
         "Experience leading an engineering team",
         "5+ years of testing experience",
     ]
-    assert result[1].section is Section.DUTIES
+    assert result[1].section is Section.PREFERRED
+    assert result[1].heading == "Preferred qualification"
 
 
 def test_heading_words_inside_a_sentence_are_not_headings():
