@@ -11,7 +11,8 @@ from datetime import datetime
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from planner.core.extraction.sentences import display_breaks
+from planner.core.extraction.priority import sentences_by_offsets, suggest_from_evidence
+from planner.core.extraction.sentences import Sentence, display_breaks
 from planner.models import (
     Competency,
     Evidence,
@@ -153,6 +154,12 @@ class SelectionView:
     required_coverage: int
     score: float | None
     evidence: list[EvidenceView] = field(default_factory=list)
+    #: What the extractor suggests from the evidence ("must-have"/"nice-to-have") and why; None for
+    #: competencies added by hand or whose evidence no longer matches the text.
+    suggested_priority: str | None = None
+    priority_reason: str = ""
+    #: The evidence sentence the reason comes from, when it is in the text (links the reason to it).
+    priority_anchor: str = ""
 
     @property
     def manual(self) -> bool:
@@ -233,8 +240,14 @@ def _plain_parts(text: str, start: int, end: int, breaks: set[int]) -> tuple[Par
     return tuple(Part(text[lo:hi], break_before=lo in breaks) for lo, hi in zip(cuts, cuts[1:], strict=False))
 
 
-def _view(pc: PostingCompetency, text: str) -> SelectionView:
+def _view(pc: PostingCompetency, text: str, sentences: dict[tuple[int, int], Sentence]) -> SelectionView:
     c = pc.competency
+    suggestion, anchor = None, ""
+    if pc.score is not None:
+        # Recomputed from the stored evidence and the text, so it always matches the sentences shown.
+        suggestion = suggest_from_evidence(sentences, ((e.start, e.end, e.spans or []) for e in pc.evidence))
+        if suggestion is not None and suggestion.source is not None:
+            anchor = _anchor(pc.evidence[suggestion.source].start)
     return SelectionView(
         id=pc.id,
         competency_id=c.id,
@@ -253,6 +266,9 @@ def _view(pc: PostingCompetency, text: str) -> SelectionView:
             )
             for e in pc.evidence
         ],
+        suggested_priority=suggestion.priority if suggestion else None,
+        priority_reason=suggestion.reason if suggestion else "",
+        priority_anchor=anchor,
     )
 
 
@@ -270,8 +286,9 @@ def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
         return None
     views = {state: [] for state in SelectionState}
     shown: list[tuple[Evidence, str]] = []
+    sentences = sentences_by_offsets(posting.text)
     for pc in posting.competencies:
-        views[pc.state].append(_view(pc, posting.text))
+        views[pc.state].append(_view(pc, posting.text, sentences))
         if pc.state is not SelectionState.REJECTED:
             shown.extend((e, pc.competency.name) for e in pc.evidence)
     by_strength = lambda v: (-(v.score or 0), v.name.lower())  # noqa: E731

@@ -59,6 +59,7 @@ def test_create_posting_then_accept_reject_restore(page):
     card = cards.first
     name = card.locator("h3").inner_text()
     rounds = card.get_by_label("Rounds")
+    card.get_by_label("Priority").select_option("nice-to-have")
     expect(rounds).to_have_value("1")
     card.get_by_label("Priority").select_option("must-have")
     expect(rounds).to_have_value("2")
@@ -105,3 +106,39 @@ def test_add_from_library(page):
     page.locator("#add").get_by_role("button", name="Add").click()
     expect(page.locator(".flash-success")).to_contain_text(f"{label} added as must-have")
     expect(page.locator("#accepted .sel-card", has_text=label)).to_have_count(1)
+
+
+REQUIREMENTS_POSTING = """Platform Engineer, Payments
+
+What you'll do
+- Build monitoring and alerting with Prometheus and Grafana.
+
+Requirements
+- 4+ years operating Kubernetes clusters in production.
+
+Nice to have
+- Familiarity with SQL databases.
+
+You must be comfortable leading incident response for payment outages.
+"""
+
+
+def test_extraction_suggests_must_have_with_its_reason(page):
+    """A requirement is suggested must-have (2 rounds) and its card says why; a nice-to-have item says why too."""
+    sign_in(page, "coordinator@demo.test")
+    page.goto("/coordinator/postings/new")
+    page.get_by_label("Title").fill("Platform Engineer, Payments")
+    page.get_by_label("Posting text").fill(REQUIREMENTS_POSTING)
+    page.get_by_role("button", name="Save and suggest competencies").click()
+    expect(page.locator(".flash-success")).to_contain_text("suggested from the text")
+    cloud = page.locator("#suggested .sel-card", has_text="Cloud infrastructure")
+    expect(cloud.get_by_label("Priority")).to_have_value("must-have")
+    expect(cloud.get_by_label("Rounds")).to_have_value("2")
+    expect(cloud.locator(".sel-why")).to_have_text("Suggested must-have: listed under Requirements")
+    incident = page.locator("#suggested .sel-card", has_text="Incident response")
+    expect(incident.locator(".sel-why")).to_have_text("Suggested must-have: says 'must'")
+    sql = page.locator("#suggested .sel-card", has_text="Data analysis")
+    expect(sql.get_by_label("Priority")).to_have_value("nice-to-have")
+    expect(sql.locator(".sel-why")).to_have_text("Suggested nice-to-have: listed under Nice to have")
+    cloud.scroll_into_view_if_needed()
+    screenshot(page, "posting-suggested-priority")

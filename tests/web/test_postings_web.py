@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from sqlalchemy import event, func, select
@@ -286,3 +287,51 @@ def test_refused_card_decision_is_answered_in_the_card_itself(coordinator, db):
     assert "autofocus" in card and page.count(sentence) == 1
     db.expire_all()
     assert db.get(PostingCompetency, compiler.id).state is SelectionState.SUGGESTED
+
+
+REQUIREMENTS_TEXT = """Staff Engineer, Compilers
+
+Key job responsibilities
+- Design and build compiler optimization passes and code generation for our accelerator.
+
+Requirements
+- Experience mentoring engineers and reviewing their designs.
+
+Nice to have
+- Experience with incident response and on-call.
+"""
+
+
+def _card(page: str, selection_id: int) -> str:
+    start = page.index(f'id="sel-{selection_id}"')
+    return page[start : page.index("</article>", start)]
+
+
+def _words(html: str) -> str:
+    """The text of some HTML, tags dropped and spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace(" :", ":").split())
+
+
+def test_card_shows_suggested_priority_and_its_reason(coordinator, db):
+    """Each suggestion card says which priority is suggested and why, beside the priority it has."""
+    assert _new(coordinator, text=REQUIREMENTS_TEXT).status_code == 302
+    posting = _posting(db)
+    mentoring = _selection(db, posting, "mentoring")
+    page = coordinator.get(f"/coordinator/postings/{posting.id}").get_data(as_text=True)
+    card = _card(page, mentoring.id)
+    assert "Suggested must-have: listed under Requirements" in _words(card)
+    assert '<option value="must-have" selected>' in card and 'value="2"' in card
+    # The reason links to the sentence it comes from, highlighted in the posting text.
+    anchor = f"ev-{mentoring.evidence[0].start}"
+    assert f'href="#{anchor}" class="ev-link"' in card.split('class="sel-why small"')[1] and f'id="{anchor}"' in page
+    incident = _card(page, _selection(db, posting, "incident-management").id)
+    assert "Suggested nice-to-have: listed under Nice to have" in _words(incident)
+    compiler = _card(page, _selection(db, posting, "compiler-design").id)
+    assert "Suggested nice-to-have: listed under Key job responsibilities" in _words(compiler)
+    # The coordinator's own choice stays, and the card still says what was suggested and why.
+    coordinator.post(
+        f"/coordinator/postings/{posting.id}/competencies/{mentoring.id}",
+        data={"decision": "accept", "priority": "nice-to-have", "required_coverage": "1"},
+    )
+    card = _card(coordinator.get(f"/coordinator/postings/{posting.id}").get_data(as_text=True), mentoring.id)
+    assert "nice-to-have · 1 round" in card and "Suggested must-have: listed under Requirements" in _words(card)
