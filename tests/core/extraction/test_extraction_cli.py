@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 from planner.cli.extract import extract_command
 
-EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
+# The worked example posting, as the demo loads it (tests need nothing outside the checkout).
+EXAMPLE = Path(__file__).resolve().parents[3] / "planner" / "data" / "demo" / "posting.txt"
 REQUIRED = {"compiler-design", "customer-ownership", "pre-silicon-feedback", "mentoring"}
 
 

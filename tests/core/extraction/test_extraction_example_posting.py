@@ -8,7 +8,8 @@ from planner.core.extraction import extract
 from planner.core.extraction.normalise import phrase_keys, tokenise
 from planner.core.library import default_library
 
-EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
+# The worked example posting, as the demo loads it (tests need nothing outside the checkout).
+EXAMPLE = Path(__file__).resolve().parents[3] / "planner" / "data" / "demo" / "posting.txt"
 
 # For each required competency: a sentence that really asks for it (must be evidence).
 EXPECTED_EVIDENCE = {

@@ -19,7 +19,8 @@ from planner.core.extraction.sections import JOB_SECTIONS, Section, find_heading
 from planner.core.extraction.sentences import split_sentences
 from planner.core.library import default_library
 
-EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
+# The worked example posting, as the demo loads it (tests need nothing outside the checkout).
+EXAMPLE = Path(__file__).resolve().parents[3] / "planner" / "data" / "demo" / "posting.txt"
 
 
 def stance(text: str, phrase: str) -> tuple[Stance, str]:

@@ -11,7 +11,8 @@ from planner.core.extraction.sentences import split_sentences
 from planner.core.library import default_library
 
 LIBRARY = default_library()
-EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
+# The worked example posting, as the demo loads it (tests need nothing outside the checkout).
+EXAMPLE = Path(__file__).resolve().parents[3] / "planner" / "data" / "demo" / "posting.txt"
 POSTING_WORDS = st.sampled_from(
     [
         "compiler",

@@ -7,7 +7,8 @@ import pytest
 from planner.core.extraction.sections import Section
 from planner.core.extraction.sentences import MAX_SENTENCE_CHARS, split_sentences
 
-EXAMPLE = Path("/work/shared/data/postings/senior-ml-compiler-engineer-neuron.txt")
+# The worked example posting, as the demo loads it (tests need nothing outside the checkout).
+EXAMPLE = Path(__file__).resolve().parents[3] / "planner" / "data" / "demo" / "posting.txt"
 
 
 def texts(text):
