@@ -68,3 +68,13 @@ def interviewer(db: Session, email: str, skills: dict[Competency, str], active: 
     db.add(row)
     db.flush()
     return row
+
+
+def unstaffable_round(db: Session) -> tuple[Posting, dict[str, Competency]]:
+    """A posting whose one round, 'Deep dive' (one interviewer), assesses must-haves t-a and t-b, while one
+    interviewer holds t-a and another t-b: each is covered, but nobody can staff the round."""
+    row, comps = posting(db, {"t-a": ("must-have", 1), "t-b": ("must-have", 1)})
+    add_round(db, row, comps, "Deep dive", {"t-a": "primary", "t-b": "primary"})
+    interviewer(db, "a@example.com", {comps["t-a"]: "qualified"})
+    interviewer(db, "b@example.com", {comps["t-b"]: "qualified"})
+    return row, comps

@@ -8,7 +8,7 @@ import secrets
 from contextlib import contextmanager
 
 import pytest
-from coverage_builders import add_round, interviewer, posting
+from coverage_builders import add_round, interviewer, posting, unstaffable_round
 from sqlalchemy import event, select
 
 from planner.db import utcnow
@@ -200,10 +200,7 @@ def test_posting_page_query_count_does_not_grow_with_rounds_or_competencies(logi
 def test_manager_page_flags_a_round_nobody_can_staff(login, db):
     """The manager's coverage view shows the blocking issue, the round flag and a bad must-have tile."""
     client = login("manager")
-    row, comps = posting(db, {"t-a": ("must-have", 1), "t-b": ("must-have", 1)})
-    add_round(db, row, comps, "Deep dive", {"t-a": "primary", "t-b": "primary"})
-    interviewer(db, "a@example.com", {comps["t-a"]: "qualified"})
-    interviewer(db, "b@example.com", {comps["t-b"]: "qualified"})
+    row, comps = unstaffable_round(db)
     html = client.get(f"/manager/postings/{row.id}").get_data(as_text=True)
     assert "card tile tile-bad" in html and "1 round nobody can staff" in html
     assert "Nobody can staff &#39;Deep dive&#39;" in html and "hm-unstaffed" in html

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from coverage_builders import add_round, posting
+from coverage_builders import add_round, posting, unstaffable_round
 from sqlalchemy import func, select
 
 from planner.models import PlanVersion, Round
@@ -156,10 +156,7 @@ def test_plan_page_says_when_nobody_can_staff_a_round(login, db):
     from coverage_builders import interviewer
 
     client = login("coordinator")
-    row, comps = posting(db, {"t-a": ("must-have", 1), "t-b": ("must-have", 1)})
-    add_round(db, row, comps, "Deep dive", {"t-a": "primary", "t-b": "primary"})
-    interviewer(db, "a@example.com", {comps["t-a"]: "qualified"})
-    interviewer(db, "b@example.com", {comps["t-b"]: "qualified"})
+    row, comps = unstaffable_round(db)
     html = client.get(f"/coordinator/postings/{row.id}/plan").get_data(as_text=True)
     assert "All 2 must-haves covered" not in html
     assert "1 round nobody can staff" in html and "Nobody can staff it" in html
