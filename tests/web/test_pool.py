@@ -89,6 +89,16 @@ def test_create_interviewer_redirects_to_their_page(coordinator, db):
     assert "joined the interviewer pool" in page and "Week of" in page
 
 
+
+def test_a_cap_of_zero_says_no_interview_is_offered_instead_of_room_left(coordinator, db):
+    """Caps of 0 pause someone: the page says so rather than '5 more this week ... fit under the caps'."""
+    response = coordinator.post("/coordinator/interviewers/new", data=FORM | {"max_per_day": "0"})
+    page = coordinator.get(response.headers["Location"]).get_data(as_text=True)
+    assert "A cap is 0, so Ana Ruiz is offered for no interview until it is raised" in page
+    assert "more this week" not in page
+    person = db.scalar(select(Interviewer))
+    assert f"/coordinator/interviewers/{person.id}/edit" in page
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
