@@ -25,3 +25,18 @@ def require_timezone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         raise ValidationFailed(f"{name!r} is not a known IANA time zone (for example Europe/Berlin).") from None
+
+
+@cache
+def _by_lower_case() -> dict[str, str]:
+    return {name.lower(): name for name in available_timezones()}
+
+
+def canonical_timezone(text: str | None) -> str | None:
+    """``text`` trimmed, with the tz database's spelling when it names a zone in another case
+    ("asia/singapore" -> "Asia/Singapore"); anything else comes back trimmed, for the validator to refuse."""
+    if text is None:
+        return None
+    trimmed = text.strip()
+    return _by_lower_case().get(trimmed.lower(), trimmed)
+

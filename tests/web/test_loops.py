@@ -60,6 +60,19 @@ def test_new_loop_stores_windows_in_utc_from_the_candidates_zone(login, world, d
     assert loop.plan_version_id == world.version.id
 
 
+
+def test_new_loop_takes_a_zone_typed_in_another_case_and_stores_its_real_name(login, world, db):
+    """' europe/berlin ' is Europe/Berlin: stored with the tz database's spelling, windows read in it."""
+    client = login("coordinator")
+    response = client.post("/coordinator/loops/new", data={
+        "posting_id": world.posting.id, "candidate_name": "Ana Silva", "candidate_email": "ana@cand.example",
+        "candidate_timezone": " europe/berlin ",
+        "windows-0-day": "2031-01-07", "windows-0-start": "09:00", "windows-0-end": "17:00"})
+    assert response.status_code == 302
+    loop = db.scalar(select(Loop).order_by(Loop.id.desc()).limit(1))
+    assert loop.candidate.timezone == "Europe/Berlin"
+    assert [(w.start.hour, w.end.hour) for w in loop.windows] == [(8, 16)]
+
 def test_new_loop_with_bad_window_says_why_and_changes_nothing(login, world, db):
     """A window ending before it starts gets one clear message and no loop is created."""
     client = login("coordinator")

@@ -90,6 +90,13 @@ def test_create_interviewer_redirects_to_their_page(coordinator, db):
 
 
 
+
+def test_a_zone_typed_in_another_case_is_stored_with_its_real_name(coordinator, db):
+    """'asia/singapore' names Asia/Singapore: accepted, and stored as the tz database spells it."""
+    response = coordinator.post("/coordinator/interviewers/new", data=FORM | {"timezone": "asia/singapore"})
+    assert response.status_code == 302
+    assert db.scalar(select(Interviewer.timezone)) == "Asia/Singapore"
+
 def test_a_cap_of_zero_says_no_interview_is_offered_instead_of_room_left(coordinator, db):
     """Caps of 0 pause someone: the page says so rather than '5 more this week ... fit under the caps'."""
     response = coordinator.post("/coordinator/interviewers/new", data=FORM | {"max_per_day": "0"})

@@ -21,6 +21,8 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import HiddenInput
 
+from planner.core.timezones import canonical_timezone
+
 WINDOW_ROWS = 5
 
 
@@ -85,6 +87,7 @@ class LoopForm(WindowsForm):
         "Candidate time zone",
         default="UTC",
         validators=[DataRequired(message="Give the candidate's time zone."), Length(max=64), _time_zone],
+        filters=[canonical_timezone],
         description="IANA name, e.g. Europe/Berlin; windows are in this zone.",
     )
     hiring_team = StringField("Hiring team", validators=[Length(max=120)],

@@ -20,6 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from planner.core.pool import WEEKDAY_NAMES
+from planner.core.timezones import canonical_timezone
 
 
 def choices(pairs) -> list[SelectChoice]:
@@ -58,6 +59,7 @@ class InterviewerForm(FlaskForm):
     timezone = StringField(
         "Time zone",
         validators=[DataRequired(message="A time zone is required."), Length(max=64)],
+        filters=[canonical_timezone],
         description="IANA name, for example America/Los_Angeles or Europe/Berlin.",
     )
     work_start = StringField(
