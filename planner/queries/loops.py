@@ -131,9 +131,10 @@ class MessageRow:
 
 
 def loop_messages(session: Session, loop_id: int, *, limit: int = 12) -> list[MessageRow]:
-    """The loop's latest outbox messages, newest first (one query)."""
+    """The loop's latest outbox messages, newest change first; the messages one change wrote (they share its
+    time) in the order they were written, so a schedule's invites follow its rounds (one query)."""
     rows = session.execute(select(OutboxMessage).where(OutboxMessage.loop_id == loop_id)
-                           .order_by(OutboxMessage.id.desc()).limit(limit)).scalars()
+                           .order_by(OutboxMessage.created_at.desc(), OutboxMessage.id).limit(limit)).scalars()
     return [MessageRow(m.id, m.interview_id, m.kind, m.method, m.recipient_email, m.sequence,
                        m.state.value, m.created_at) for m in rows]
 

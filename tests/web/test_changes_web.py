@@ -223,3 +223,20 @@ def test_replace_page_does_not_offer_dropping_a_trainee_twice(login, scheduled, 
     html = client.get(f"/coordinator/interviews/{mentor.id}/replace?leaving={trainee.id}").get_data(as_text=True)
     assert "Drop the trainee seat" in html and "Nobody else can take this trainee seat" in html
     assert 'value="plan"' not in html and "Use the new" not in html
+
+
+def test_loop_messages_list_the_newest_change_first_and_its_messages_in_written_order(scheduled, db):
+    """The invites one confirmation wrote keep their order (the rounds'), and a later change's come first."""
+    from datetime import timedelta
+
+    from planner.models import OutboxMessage
+    from planner.queries.loops import loop_messages
+
+    loop, _rounds, _pool = scheduled
+    listed = loop_messages(db, loop.id)
+    assert len(listed) >= 2 and [m.id for m in listed] == sorted(m.id for m in listed)
+    last = db.get(OutboxMessage, listed[-1].id)
+    last.created_at = last.created_at + timedelta(minutes=5)  # as if a later change had written it
+    db.flush()
+    again = loop_messages(db, loop.id)
+    assert again[0].id == last.id and [m.id for m in again[1:]] == [m.id for m in listed[:-1]]
