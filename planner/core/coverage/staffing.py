@@ -8,9 +8,7 @@ nobody holds *together*: a one-interviewer round on Reliability + Security needs
 both. This module answers, per round, whether some panel can exist and how many people could sit in one,
 ignoring time (calendars, caps and windows are the scheduler's job).
 
-Panels are small, so the check is exact: people are grouped by which of the round's competencies they
-hold and whether they are outside the hiring team (at most 2^k * 2 groups for k competencies), then a
-search over (competencies held, seats taken, outsiders) states decides whether a full panel exists.
+Panels are small, so the check is exact (``planner.core.panels``, shared with the scheduler's reasons).
 """
 
 from __future__ import annotations
@@ -23,6 +21,8 @@ from dataclasses import dataclass
 from planner.core.coverage.report import CRITICAL, Issue
 from planner.core.coverage.types import QUALIFIED, RoundPlan
 from planner.core.coverage.wording import counted, number_word
+from planner.core.panels import Groups, full_mask, panel_exists, skill_groups
+from planner.core.prose import and_list
 
 
 @dataclass(frozen=True)
@@ -82,34 +82,9 @@ def _is_outside(member: PoolMember, hiring_team: str | None) -> bool:
     return not hiring_team or member.team != hiring_team
 
 
-def _groups(required: Sequence[str], pool: Sequence[PoolMember],
-            hiring_team: str | None) -> Counter[tuple[int, bool]]:
+def _groups(required: Sequence[str], pool: Sequence[PoolMember], hiring_team: str | None) -> Groups:
     """People qualified in at least one required competency, counted by (bitmask held, outside)."""
-    bits = {slug: 1 << index for index, slug in enumerate(required)}
-    groups: Counter[tuple[int, bool]] = Counter()
-    for member in pool:
-        mask = 0
-        for slug in member.qualified:
-            mask |= bits.get(slug, 0)
-        if mask:
-            groups[(mask, _is_outside(member, hiring_team))] += 1
-    return groups
-
-
-def _panel_exists(groups: Mapping[tuple[int, bool], int], full: int, seats: int, outside: int,
-                  start: tuple[int, int, int] = (0, 0, 0)) -> bool:
-    """Whether ``seats`` people from ``groups`` together hold ``full`` with ``outside`` outsiders.
-
-    States are (mask held, seats taken, outsiders capped at ``outside``); each group adds 0..count people.
-    """
-    states = {start}
-    for (mask, is_out), count in groups.items():
-        grown = set(states)
-        for held, taken, outs in states:
-            for extra in range(1, min(count, seats - taken) + 1):
-                grown.add((held | mask, taken + extra, min(outside, outs + (extra if is_out else 0))))
-        states = grown
-    return (full, seats, outside) in states
+    return skill_groups(required, ((member.qualified, _is_outside(member, hiring_team)) for member in pool))
 
 
 def check_round(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | None = None) -> Staffing:
@@ -127,14 +102,14 @@ def check_round(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | 
     if outside > seats:
         # A seat rule no panel can meet; the round warnings say so in their own words.
         return Staffing(plan.key, required, seats, outside, staffable=False, panelists=0)
-    full = (1 << len(required)) - 1
+    full = full_mask(required)
     groups = _groups(required, pool, hiring_team)
     panelists = 0
     for (mask, is_out), count in groups.items():
         # Could one person of this group sit in a valid panel? Seat them, then fill the rest.
         rest = Counter(groups)
         rest[(mask, is_out)] -= 1
-        if _panel_exists(rest, full, seats, outside, (mask, 1, min(outside, int(is_out)))):
+        if panel_exists(rest, full, seats, outside, (mask, 1, min(outside, int(is_out)))):
             panelists += count
     return Staffing(plan.key, required, seats, outside, staffable=panelists > 0, panelists=panelists)
 
@@ -155,42 +130,36 @@ def staffing_issue(plan: RoundPlan, staffing: Staffing, pool: Sequence[PoolMembe
     held = {slug for member in pool for slug in member.qualified}
     nobody = [names.get(slug, slug) for slug in required if slug not in held]
     if nobody:
-        message = (f"{label}: no one is qualified in {and_names(nobody)}. "
+        message = (f"{label}: no one is qualified in {and_list(nobody)}. "
                    f"Qualify someone in {'it' if len(nobody) == 1 else 'them'}, or assess "
                    f"{'it' if len(nobody) == 1 else 'them'} in another round.")
         return Issue(CRITICAL, "unstaffable-round", message, round_key=plan.key)
     seats = staffing.seats
     groups = _groups(required, pool, hiring_team)
     people = sum(groups.values())
-    full = (1 << len(required)) - 1
+    full = full_mask(required)
     all_of = "both" if len(required) == 2 else f"all {number_word(len(required))}"
     if people < seats:
         message = (f"{label}: it has {counted(seats, 'interviewer seat')} but only "
                    f"{counted(people, 'person is', 'people are')} qualified in any of "
-                   f"{and_names(named)}. Remove a seat or qualify more people.")
-    elif not _panel_exists(groups, full, seats, 0):
+                   f"{and_list(named)}. Remove a seat or qualify more people.")
+    elif not panel_exists(groups, full, seats, 0):
         if seats == 1:
-            message = (f"{label}: no one is qualified in {and_names(named)} together, and it has one "
+            message = (f"{label}: no one is qualified in {and_list(named)} together, and it has one "
                        f"interviewer. Split the round, add an interviewer seat, or qualify someone in "
                        f"{all_of}.")
         else:
             message = (f"{label}: no {number_word(seats)} people together are qualified in "
-                       f"{and_names(named)}, and it has {counted(seats, 'interviewer')}. Split the round, "
+                       f"{and_list(named)}, and it has {counted(seats, 'interviewer')}. Split the round, "
                        f"add an interviewer seat, or qualify more people in these competencies.")
     elif seats == 1:
         message = (f"{label}: its one interviewer must come from outside the hiring team, and no one "
-                   f"outside it is qualified in {and_names(named)}{' together' if len(named) > 1 else ''}. "
+                   f"outside it is qualified in {and_list(named)}{' together' if len(named) > 1 else ''}. "
                    f"Qualify someone outside the hiring team, or drop the outside-team rule.")
     else:
         message = (f"{label}: it needs {counted(staffing.min_outside, 'interviewer')} from outside the hiring "
                    f"team, and no panel of {number_word(seats)} with "
                    f"{'that one' if staffing.min_outside == 1 else 'those'} is qualified in "
-                   f"{and_names(named)} together. Qualify someone outside the hiring team, add a seat, "
+                   f"{and_list(named)} together. Qualify someone outside the hiring team, add a seat, "
                    f"or ask for fewer from outside.")
     return Issue(CRITICAL, "unstaffable-round", message, round_key=plan.key)
-
-
-def and_names(names: Sequence[str]) -> str:
-    """Names joined as prose, kept as written: "A", "A and B", "A, B and C"."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from planner.core.prose import and_list
+
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
@@ -32,7 +34,4 @@ def join_names(names: list[str]) -> str:
     """Join names as prose: "A", "A and b", "A, b and c" (later names lower-cased mid-sentence)."""
     if not names:
         return ""
-    parts = [names[0]] + [lower_first(name) for name in names[1:]]
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return and_list([names[0]] + [lower_first(name) for name in names[1:]])

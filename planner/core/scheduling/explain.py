@@ -12,6 +12,8 @@ from collections import defaultdict
 from dataclasses import replace
 from itertools import combinations
 
+from planner.core.panels import fewest_covering, full_mask, skill_groups
+from planner.core.prose import and_list
 from planner.core.scheduling.availability import Calendar, FreeBlock, build_calendar, grid_starts, minute_to_local
 from planner.core.scheduling.greedy import RoundPools, pick_panel
 from planner.core.scheduling.ledger import Ledger
@@ -119,28 +121,7 @@ def _quoted_each(items) -> list[str]:
 
 def _quoted(items) -> str:
     """'a', 'b' and 'c'."""
-    quoted = _quoted_each(items)
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-
-
-def _fewest_covering(competencies: tuple[str, ...], people) -> int | None:
-    """The fewest people of ``people`` who together are qualified in every one of ``competencies`` (None: no
-    group is). People are grouped by which of the round's competencies they hold, so a pool of hundreds is a
-    breadth-first search over at most 2^k skill sets."""
-    full = (1 << len(competencies)) - 1
-    held = {sum(1 << n for n, c in enumerate(competencies) if p.is_qualified(c)) for p in people} - {0}
-    best = {0: 0}
-    frontier = [0]
-    while frontier and full not in best:
-        step = []
-        for mask in frontier:
-            for skills in held:
-                grown = mask | skills
-                if grown not in best:
-                    best[grown] = best[mask] + 1
-                    step.append(grown)
-        frontier = step
-    return best.get(full)
+    return and_list(_quoted_each(items))
 
 
 def _panel_blocker(rnd: Round, assessors):
@@ -148,7 +129,8 @@ def _panel_blocker(rnd: Round, assessors):
     (each is held by someone, but not by few enough people at once), whatever the calendars say."""
     if len(rnd.competencies) < 2:
         return None
-    need = _fewest_covering(rnd.competencies, assessors)
+    held = (([c for c in rnd.competencies if p.is_qualified(c)], False) for p in assessors)
+    need = fewest_covering(skill_groups(rnd.competencies, held), full_mask(rnd.competencies))
     if need is None or need <= rnd.interviewers:
         return None
     names = _quoted(rnd.competencies)
