@@ -125,7 +125,7 @@ def suggest_plan(
     chosen.sort(key=competencies.index)
     drafts = _fit(chosen, budget_minutes)
     if drafts and pool is not None:
-        drafts = _regroup(drafts, pool)
+        drafts = _regroup(drafts, pool, chosen)
     if not drafts:
         # Only nice-to-haves, none of which fits (or is staffable): an empty plan would look like success.
         raise ValidationFailed(
@@ -181,12 +181,13 @@ def _held_alone(members: Sequence[CompetencyReq], pool: Sequence[PoolMember]) ->
     return any(wanted <= person.qualified for person in pool)
 
 
-def _regroup(drafts: list[_Draft], pool: Sequence[PoolMember]) -> list[_Draft]:
+def _regroup(drafts: list[_Draft], pool: Sequence[PoolMember], chosen: list[CompetencyReq]) -> list[_Draft]:
     """Swap or move competencies between rounds of one category pool until no change adds a round that
     one person can hold alone; each step strictly lowers the number of rounds nobody holds alone.
 
     Swaps keep every round's load; a move only goes to a round below three primaries and never empties
-    a round. Each competency stays in distinct rounds, so coverage is unchanged.
+    a round. Each competency stays in distinct rounds, so coverage is unchanged. ``chosen``: the plan's
+    competencies in posting order.
     """
     bins = [list(draft.members) for draft in drafts]
     # A competency only moves between rounds dealt from the same category pool, so kinds stay right.
@@ -228,8 +229,8 @@ def _regroup(drafts: list[_Draft], pool: Sequence[PoolMember]) -> list[_Draft]:
                     break
             if improved:
                 break
-    order = {req.slug: index for index, req in enumerate(req for draft in drafts for req in draft.members)}
-    return [_Draft(tuple(sorted(members, key=lambda req: order[req.slug]))) for members in bins]
+    # Each round's competencies in posting order (``chosen`` is), as dealing left them.
+    return [_Draft(tuple(sorted(members, key=chosen.index))) for members in bins]
 
 
 def _staffed(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | None) -> RoundPlan:

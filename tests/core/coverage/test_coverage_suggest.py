@@ -188,3 +188,14 @@ def test_competencies_are_regrouped_around_people_who_hold_them_together():
     assert [r.interviewers for r in plan] == [1, 1]
     coverage = compute_coverage(reqs, plan, pool=pool)
     assert coverage.unstaffable_rounds == ()
+
+
+
+def test_regrouping_keeps_each_rounds_competencies_in_posting_order():
+    """Rounds [A, B] and [A, C] with a pool that holds everything: nothing moves and nothing is reordered
+    (A, dealt to both rounds, used to take its place from the second and follow B in the first)."""
+    from planner.core.coverage.suggest import _Draft, _regroup
+
+    a, b, c = (CompetencyReq(slug, slug.upper(), "technical") for slug in "abc")
+    drafts = [_Draft((a, b)), _Draft((a, c))]
+    assert _regroup(drafts, _people("abc"), [a, b, c]) == drafts
