@@ -21,7 +21,6 @@ from planner.models import Interviewer
 # The helpers of the swap and move edits: the same checks, ranking and wording for trainees.
 from planner.services.scheduling import (
     Substitute,
-    load_near,
     proposal_entry,
     proposal_round,
     require_draft,
@@ -31,6 +30,7 @@ from planner.services.scheduling import (
 from planner.services.scheduling_problem import (
     build_problem,
     get_loops,
+    load_near,
     loop_rounds,
     parse_z,
     person_id,

@@ -35,7 +35,14 @@ from planner.services.loop_state import (
     moved,
     require_changeable,
 )
-from planner.services.scheduling_problem import loop_key, parse_z, person_id, person_key, qualification_levels
+from planner.services.scheduling_problem import (
+    load_near,
+    loop_key,
+    parse_z,
+    person_id,
+    person_key,
+    qualification_levels,
+)
 from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
 #: A new plan after a decline changes this many rounds of the loop at most: the engine's own cap.
@@ -112,18 +119,10 @@ def _swap(item: Mapping, role: str, leaving: str, joining: str | None) -> dict:
     return dict(item, **{role: sorted(people)})
 
 
-def _loads(person, start: datetime) -> tuple[int, int]:
-    """Seats the person already holds in the local ISO week and local day of ``start``."""
-    zone = ZoneInfo(person.timezone)
-    day = start.astimezone(zone).date()
-    days = [datetime.fromtimestamp(s.start * 60, ZoneInfo("UTC")).astimezone(zone).date() for s in person.existing]
-    return sum(1 for d in days if d.isocalendar()[:2] == day.isocalendar()[:2]), sum(1 for d in days if d == day)
-
-
 def _why(state: LoopState, interview: Interview, person, role: str, start: datetime) -> tuple[str, int, int]:
     names = {c.get("slug"): c.get("name") or c.get("slug") for c in interview.round_detail.get("competencies", [])}
     slugs = [c["slug"] for c in state.round(interview)["competencies"]]
-    week, day = _loads(person, start)
+    week, day = load_near(person, start)
     if role == "trainees":
         held = [f"{names.get(s, s)} ({person.skills[s]})" for s in slugs if person.skills.get(s) in TRAINEE_LEVELS]
         parts = [f"training in {', '.join(held)}"]

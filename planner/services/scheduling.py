@@ -29,6 +29,7 @@ from planner.services.scheduling_problem import (
     BuiltProblem,
     build_problem,
     get_loops,
+    load_near,
     lock_loops_and_people,
     loop_key,
     parse_z,
@@ -212,15 +213,6 @@ def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], r
             why += f"; gives up their trainee seat in '{freed}'"
         result.append(Substitute(person_id(person.id), person.name, why, candidate))
     return result
-
-
-def load_near(person, start: datetime) -> tuple[int, int]:
-    """Seats the person already holds in the local ISO week and day of ``start``."""
-    zone = ZoneInfo(person.timezone)
-    day = start.astimezone(zone).date()
-    week = day.isocalendar()[:2]
-    days = [datetime.fromtimestamp(s.start * 60, UTC).astimezone(zone).date() for s in person.existing]
-    return sum(1 for d in days if d.isocalendar()[:2] == week), sum(1 for d in days if d == day)
 
 
 def why_it_fits(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str,

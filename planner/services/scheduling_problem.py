@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
@@ -267,3 +268,12 @@ def qualification_levels(session: Session, interviewer_ids: Sequence[int]) -> di
         .join(Competency, Competency.id == Qualification.competency_id)
         .where(Qualification.interviewer_id.in_(list(interviewer_ids))))
     return {(pid, slug): level.value for pid, slug, level in rows}
+
+
+def load_near(person, start: datetime) -> tuple[int, int]:
+    """Seats the person already holds in the local ISO week and day of ``start``."""
+    zone = ZoneInfo(person.timezone)
+    day = start.astimezone(zone).date()
+    week = day.isocalendar()[:2]
+    days = [datetime.fromtimestamp(s.start * 60, UTC).astimezone(zone).date() for s in person.existing]
+    return sum(1 for d in days if d.isocalendar()[:2] == week), sum(1 for d in days if d == day)
