@@ -104,6 +104,17 @@ class ReplacementOptions:
         """A trainee seat is optional: it can be left empty."""
         return self.role == "trainee"
 
+    @property
+    def plan_moves(self) -> list[PlannedChange]:
+        """The new plan's interviews whose time changes (empty without a new plan)."""
+        return [change for change in self.new_plan or [] if change.moved]
+
+    @property
+    def only_drop(self) -> bool:
+        """The new plan just leaves the trainee seat empty: nothing moves and nobody joins."""
+        return bool(self.new_plan) and self.can_drop and not self.plan_moves and not any(
+            change.added for change in self.new_plan)
+
 
 def _seat(interview: Interview, interviewer_id: int) -> Seat | None:
     return next((s for s in interview.seats if s.interviewer_id == interviewer_id
