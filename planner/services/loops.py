@@ -57,7 +57,8 @@ def get_loop(session: Session, loop_id: int) -> Loop:
     return loop
 
 
-def _zone(name: str) -> ZoneInfo:
+def require_zone(name: str) -> ZoneInfo:
+    """The zone a candidate's windows are read in; ValidationFailed (one sentence) for an unknown name."""
     try:
         return ZoneInfo((name or "").strip())
     except (ZoneInfoNotFoundError, ValueError):
@@ -70,7 +71,7 @@ def windows_utc(windows: Sequence[WindowInput], tz: str, *, now: datetime) -> li
     Local times are read in ``tz`` (a time that does not exist on a DST day moves forward, as clocks do).
     :raise ValidationFailed: naming the first bad window.
     """
-    zone = _zone(tz)
+    zone = require_zone(tz)
     if not windows:
         raise ValidationFailed("Add at least one window when the candidate can interview.")
     if len(windows) > MAX_WINDOWS:
@@ -99,7 +100,7 @@ def _clean(data: LoopInput) -> dict:
         raise ValidationFailed(f"Give the candidate's name (up to {MAX_NAME} characters).")
     if not _EMAIL.match(email) or len(email) > MAX_EMAIL:
         raise ValidationFailed(f"'{email}' is not an email address.")
-    _zone(data.candidate_timezone)
+    require_zone(data.candidate_timezone)
     gap = _gap(data.max_gap_minutes)
     if len(data.hiring_team or "") > MAX_TEAM:
         raise ValidationFailed(f"Keep the hiring team under {MAX_TEAM} characters.")
@@ -124,7 +125,7 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
     candidate = Candidate(name=values["name"], email=values["email"], timezone=values["timezone"])
     version = latest_version(session, posting_id)
     loop = Loop(posting_id=posting_id, candidate=candidate, plan_version_id=version.id if version else None,
-                hiring_team=values["hiring_team"] or _team_slug(posting.team),
+                hiring_team=values["hiring_team"] or team_slug(posting.team),  # as coverage's staffing check reads it
                 max_gap_minutes=values["max_gap_minutes"], location=values["location"],
                 video_url=values["video_url"])
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
@@ -134,11 +135,6 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
            details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)})
     session.commit()
     return loop
-
-
-def _team_slug(team: str) -> str:
-    # One rule with coverage's staffing check, which reads the posting's team the same way.
-    return team_slug(team)
 
 
 def _gap(minutes) -> int | None:

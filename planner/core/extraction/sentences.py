@@ -10,7 +10,7 @@ offsets of its text in the original string, so the web page can highlight it in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.core.extraction.sections import Section, find_headings, heading_label, starts_boilerplate
 
@@ -82,9 +82,7 @@ def split_sentences(text: str) -> list[Sentence]:
                 # Legal text runs to the end of the posting (or the next heading); mark this
                 # sentence and everything after it.
                 section = Section.BOILERPLATE
-                sentence = Sentence(
-                    sentence.text, sentence.start, sentence.end, section, sentence.bullet, heading
-                )
+                sentence = replace(sentence, section=section)
             sentences.append(sentence)
     return sentences
 

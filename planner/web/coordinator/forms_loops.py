@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import time
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -21,7 +20,9 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import HiddenInput
 
+from planner.core.errors import ValidationFailed
 from planner.core.timezones import canonical_timezone
+from planner.services.loops import require_zone
 
 WINDOW_ROWS = 5
 
@@ -29,9 +30,9 @@ WINDOW_ROWS = 5
 def _time_zone(form, field) -> None:
     """An IANA zone name, checked beside the field (with the other fields' errors) rather than one at a time."""
     try:
-        ZoneInfo((field.data or "").strip())
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValidationError(f"'{field.data}' is not a time zone; use an IANA name like Europe/Berlin.") from None
+        require_zone(field.data or "")
+    except ValidationFailed as exc:
+        raise ValidationError(str(exc)) from None
 
 
 class WindowForm(Form):
