@@ -21,7 +21,7 @@ def _token(page: str) -> str:
 
 def _carried(app, loop_id: int, location: str) -> list[dict] | None:
     """The proposal carried by a redirect to the schedule page (None when it asks for a fresh one)."""
-    from planner.web.coordinator.loops import _untoken
+    from planner.web.coordinator.proposal_pages import proposal_from_token as _untoken
 
     token = parse_qs(urlsplit(location).query).get("p", [None])[0]
     with app.test_request_context():
@@ -96,7 +96,7 @@ def test_a_bad_drop_says_so_once_and_keeps_the_proposal(app, login, world, db, f
     loop_id = world.loop_obj.id
     token = _token(_schedule(client, world))
     with app.test_request_context():
-        from planner.web.coordinator.loops import _untoken
+        from planner.web.coordinator.proposal_pages import proposal_from_token as _untoken
 
         before = _untoken(loop_id, token)
     ids = {"ANA": str(world.pool["ana"].id), "DEV": str(world.pool["dev"].id)}

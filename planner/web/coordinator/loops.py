@@ -1,9 +1,7 @@
 """Coordinator pages for loops: list, new loop, one loop, its schedule proposal (swap, move, confirm), batch.
 
-The proposal's trainee seats (drop one, seat one) are edited in :mod:`.proposal_trainees`.
-
-A proposal travels between requests in a signed token (itsdangerous with the app's SECRET_KEY); it is
-only a suggestion: confirming re-checks every rule inside the transaction.
+The proposal's trainee seats (drop one, seat one) are edited in :mod:`.proposal_trainees`; the signed
+proposal token and the proposal page they share are in :mod:`.proposal_pages`.
 """
 
 from __future__ import annotations
@@ -11,9 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature
 
 from planner.core.coverage import UncoveredMustHave
 from planner.core.errors import Conflict, NotFound, PlannerError
@@ -23,33 +21,25 @@ from planner.queries import loops as loop_queries
 from planner.services import loops as loop_services
 from planner.services import scheduling
 from planner.services.loops import LoopInput, WindowInput
-from planner.services.scheduling_problem import get_loops, loop_rounds, takes_trainee
+from planner.services.scheduling_problem import get_loops, loop_rounds
 from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, LoopWindowsForm
+from planner.web.coordinator.proposal_pages import (
+    EXPIRED,
+    current_proposal,
+    loop_detail,
+    proposal_from_token,
+    proposal_signer,
+    proposal_token,
+    render_proposal,
+    unless_draft,
+)
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.mail_settings import mail_settings
 
 
-def _signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="loop-proposal")
-
-
-def _token(loop_id: int, interviews: list[dict]) -> str:
-    return _signer().dumps({"loop": loop_id, "interviews": interviews})
-
-
-def _untoken(loop_id: int, token: str | None) -> list[dict] | None:
-    if not token:
-        return None
-    try:
-        data = _signer().loads(token)
-    except BadSignature:
-        return None
-    return data["interviews"] if isinstance(data, dict) and data.get("loop") == loop_id else None
-
-
 def _batch_token(posting_id: int, proposals: dict[int, list[dict]]) -> str:
-    return _signer().dumps({"posting": posting_id, "loops": {str(k): v for k, v in proposals.items()}})
+    return proposal_signer().dumps({"posting": posting_id, "loops": {str(k): v for k, v in proposals.items()}})
 
 
 def _windows(form) -> list[WindowInput]:
@@ -123,11 +113,11 @@ def posting_loops_confirm(posting_id: int):
     _posting(posting_id)
     form = ConfirmForm()
     try:
-        data = _signer().loads(form.proposal.data or "")
+        data = proposal_signer().loads(form.proposal.data or "")
     except BadSignature:
         data = None
     if not form.validate_on_submit() or not isinstance(data, dict) or data.get("posting") != posting_id:
-        flash("The proposal had expired; here is a fresh one.", "error")
+        flash(EXPIRED, "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
     proposals = {int(k): v for k, v in data["loops"].items()}
     try:
@@ -170,30 +160,9 @@ def loop_new():
     return render_template("coordinator/loops/new.html", form=form), status
 
 
-def _detail(loop_id: int):
-    detail = loop_queries.get_loop_detail(get_session(), loop_id)
-    if detail is None:
-        abort(404)
-    return detail
-
-
-def _not_a_draft(detail):
-    """A redirect to the loop when it is no longer a draft (scheduled in another tab, or the Back button after
-    confirming); None for a draft. Said as what happened, not as an error."""
-    status = detail.loop.status.value
-    if status == "draft":
-        return None
-    flash(
-        f"{detail.loop.candidate.name}'s loop is already {status}; "
-        + ("change it from its interviews below." if status == "scheduled" else "it cannot be scheduled again."),
-        "info",
-    )
-    return redirect(url_for("coordinator.loop_view", loop_id=detail.loop.id))
-
-
 @bp.route("/loops/<int:loop_id>")
 def loop_view(loop_id: int):
-    detail = _detail(loop_id)
+    detail = loop_detail(loop_id)
     session = get_session()
     messages = loop_queries.loop_messages(session, loop_id) if detail.loop.status.value != "draft" else []
     total = loop_queries.count_loop_messages(session, loop_id) if messages else 0
@@ -203,7 +172,7 @@ def loop_view(loop_id: int):
 
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])
 def loop_windows(loop_id: int):
-    detail = _detail(loop_id)
+    detail = loop_detail(loop_id)
     form = LoopWindowsForm()
     if request.method == "GET":
         _fill_windows(form, detail.loop)
@@ -252,21 +221,13 @@ def loop_cancel(loop_id: int):
 # -- the proposal --------------------------------------------------------------------------------
 
 
-def _current(loop_id: int) -> list[dict] | None:
-    """The proposal in the request (re-solved when absent or tampered with); None when there is none."""
-    interviews = _untoken(loop_id, request.values.get("p"))
-    if interviews is not None:
-        return interviews
-    return None
-
-
 @bp.route("/loops/<int:loop_id>/schedule")
 def loop_schedule(loop_id: int):
-    detail = _detail(loop_id)
-    if (done := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (done := unless_draft(detail)) is not None:
         return done
     session = get_session()
-    interviews = _current(loop_id)
+    interviews = current_proposal(loop_id)
     try:
         if interviews is not None:
             proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
@@ -275,56 +236,41 @@ def loop_schedule(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
-    return _render_proposal(detail, proposal, ConfirmForm())
-
-
-def _render_proposal(detail, proposal, form, *, swap=None, moves=None, trainees=None, status: int = 200):
-    session = get_session()
-    plan = loop_rounds(session, detail.loop).rounds
-    names = {k: r["name"] for k, r in plan.items()}
-    token = _token(detail.loop.id, proposal.interviews) if proposal.scheduled else ""
-    form.proposal.data = token
-    issues = scheduling.check(session, detail.loop.id, proposal.interviews, now=utcnow()) \
-        if proposal.scheduled else []
-    rounds = loop_queries.proposal_rounds(session, proposal.interviews, names)
-    return render_template("coordinator/loops/schedule.html", d=detail, loop=detail.loop, proposal=proposal,
-                           rounds=rounds, token=token, form=form, swap=swap, moves=moves, issues=issues,
-                           names=names, trainees=trainees,
-                           trainee_rounds={k for k, r in plan.items() if takes_trainee(r)}), status
+    return render_proposal(detail, proposal, ConfirmForm())
 
 
 @bp.route("/loops/<int:loop_id>/schedule/swap")
 def loop_swap(loop_id: int):
-    detail = _detail(loop_id)
-    if (done := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (done := unless_draft(detail)) is not None:
         return done
-    interviews = _current(loop_id)
+    interviews = current_proposal(loop_id)
     round_key = request.args.get("round", "")
     leaving = request.args.get("leaving", type=int)
     if interviews is None or leaving is None:
-        flash("The proposal had expired; here is a fresh one.", "error")
+        flash(EXPIRED, "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
     session = get_session()
     try:
         options = scheduling.substitutes(session, loop_id, interviews, round_key, leaving, now=utcnow())
     except PlannerError as exc:
         flash(str(exc), "error")
-        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, interviews)))
     proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
     swap = {"round": round_key, "leaving": leaving,
-            "options": [(o, _token(loop_id, o.interviews)) for o in options]}
-    return _render_proposal(detail, proposal, ConfirmForm(), swap=swap)
+            "options": [(o, proposal_token(loop_id, o.interviews)) for o in options]}
+    return render_proposal(detail, proposal, ConfirmForm(), swap=swap)
 
 
 @bp.route("/loops/<int:loop_id>/schedule/move")
 def loop_move(loop_id: int):
-    detail = _detail(loop_id)
-    if (done := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (done := unless_draft(detail)) is not None:
         return done
-    interviews = _current(loop_id)
+    interviews = current_proposal(loop_id)
     round_key = request.args.get("round", "")
     if interviews is None:
-        flash("The proposal had expired; here is a fresh one.", "error")
+        flash(EXPIRED, "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
     session = get_session()
     start = request.args.get("start")
@@ -333,13 +279,13 @@ def loop_move(loop_id: int):
             moved = scheduling.move(session, loop_id, interviews, round_key, _parse_start(start),
                                     now=utcnow())
             flash("Round moved; every rule still holds.", "success")
-            return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, moved)))
+            return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, moved)))
         options = scheduling.move_options(session, loop_id, interviews, round_key, now=utcnow())
     except PlannerError as exc:
         flash(str(exc), "error")
-        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, interviews)))
     proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
-    return _render_proposal(detail, proposal, ConfirmForm(), moves={"round": round_key, "options": options})
+    return render_proposal(detail, proposal, ConfirmForm(), moves={"round": round_key, "options": options})
 
 
 def _parse_start(text: str) -> datetime:
@@ -354,13 +300,13 @@ def _parse_start(text: str) -> datetime:
 
 @bp.route("/loops/<int:loop_id>/schedule/confirm", methods=["POST"])
 def loop_confirm(loop_id: int):
-    detail = _detail(loop_id)
-    if (done := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (done := unless_draft(detail)) is not None:
         return done
     form = ConfirmForm()
-    interviews = _untoken(loop_id, form.proposal.data)
+    interviews = proposal_from_token(loop_id, form.proposal.data)
     if not form.validate_on_submit() or interviews is None:
-        flash("The proposal had expired; here is a fresh one.", "error")
+        flash(EXPIRED, "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
     session = get_session()
     try:
@@ -370,7 +316,7 @@ def loop_confirm(loop_id: int):
         form.override_reason.errors = [str(exc)]
         session.rollback()
         proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
-        return _render_proposal(_detail(loop_id), proposal, form, status=400)
+        return render_proposal(loop_detail(loop_id), proposal, form, status=400)
     except Conflict as exc:
         flash(f"Conflict: {exc}", "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))

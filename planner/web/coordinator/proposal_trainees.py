@@ -15,20 +15,26 @@ from planner.core.errors import PlannerError
 from planner.db import utcnow
 from planner.services import proposal_trainees, scheduling
 from planner.web.coordinator.forms_loops import ConfirmForm, TraineeSeatForm
-from planner.web.coordinator.loops import _current, _detail, _not_a_draft, _render_proposal, _token, _untoken
+from planner.web.coordinator.proposal_pages import (
+    EXPIRED,
+    current_proposal,
+    loop_detail,
+    proposal_from_token,
+    proposal_token,
+    render_proposal,
+    unless_draft,
+)
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
-
-EXPIRED = "The proposal had expired; here is a fresh one."
 
 
 @bp.route("/loops/<int:loop_id>/schedule/trainees")
 def loop_trainees(loop_id: int):
     """The proposal with, below a round, the trainees who could take its empty trainee seat."""
-    detail = _detail(loop_id)
-    if (done := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (done := unless_draft(detail)) is not None:
         return done
-    interviews = _current(loop_id)
+    interviews = current_proposal(loop_id)
     if interviews is None:
         flash(EXPIRED, "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
@@ -38,9 +44,9 @@ def loop_trainees(loop_id: int):
         options = proposal_trainees.trainee_options(session, loop_id, interviews, round_key, now=utcnow())
     except PlannerError as exc:
         flash(str(exc), "error")
-        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews)))
+        return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, interviews)))
     proposal = scheduling.resume(session, loop_id, interviews, now=utcnow())
-    return _render_proposal(detail, proposal, ConfirmForm(), trainees={"round": round_key, "options": options})
+    return render_proposal(detail, proposal, ConfirmForm(), trainees={"round": round_key, "options": options})
 
 
 @bp.route("/loops/<int:loop_id>/schedule/trainees/drop", methods=["POST"])
@@ -60,15 +66,15 @@ def loop_trainee_add(loop_id: int):
 
 
 def _edit(loop_id: int, change: Callable, done: str):
-    detail = _detail(loop_id)
-    if (finished := _not_a_draft(detail)) is not None:
+    detail = loop_detail(loop_id)
+    if (finished := unless_draft(detail)) is not None:
         return finished
     form = TraineeSeatForm()
-    interviews = _untoken(loop_id, form.proposal.data)
+    interviews = proposal_from_token(loop_id, form.proposal.data)
     if interviews is None:
         flash(EXPIRED, "error")
         return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id))
-    unchanged = url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, interviews))
+    unchanged = url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, interviews))
     if not form.validate_on_submit():
         flash("The page had expired; press the button again." if "csrf_token" in form.errors else
               "That trainee seat is not in the proposal; nothing was changed.", "error")
@@ -79,5 +85,5 @@ def _edit(loop_id: int, change: Callable, done: str):
         flash(str(exc), "error")
         return redirect(unchanged)
     flash(done.format(name=result.name, round=result.round_name), "success")
-    return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=_token(loop_id, result.interviews),
+    return redirect(url_for("coordinator.loop_schedule", loop_id=loop_id, p=proposal_token(loop_id, result.interviews),
                             _anchor=f"round-{form.round.data}"))
