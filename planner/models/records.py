@@ -87,5 +87,9 @@ class AuditEntry(Base):
     action: Mapped[str] = mapped_column(String(64))
     entity: Mapped[str] = mapped_column(String(64))
     entity_id: Mapped[int | None]
+    #: The loop and the interviewer the change concerns, when there is one: the audit page filters on them.
+    #: Plain integers, not foreign keys, so an entry outlives what it describes.
+    loop_id: Mapped[int | None] = mapped_column(index=True)
+    interviewer_id: Mapped[int | None] = mapped_column(index=True)
     reason: Mapped[str] = mapped_column(Text, default="")
     details: Mapped[dict] = mapped_column(JSON, default=dict)
