@@ -28,7 +28,12 @@ run: $(VENV)/.installed
 	$(BIN)/planner demo --if-empty
 	$(BIN)/planner serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-dev
+# axe-core, injected into pages by the browser tests' accessibility checks (npm ci: the lock file's exact version).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+test: $(VENV)/.installed-dev node_modules/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
