@@ -2,9 +2,12 @@
 
 Backs ``planner invites export --loop ID --out DIR [--history]``. Files:
 
-* ``interview-<id>.ics``: each interview as it now stands, as the panel's REQUEST (or CANCEL when
-  cancelled) at the stored SEQUENCE, the same calendar object the panel was last mailed.
-* ``itinerary.ics``: the candidate's itinerary (METHOD:PUBLISH, every round, no interviewer data).
+* ``interview-<id>.ics``: each interview as it now stands, as the panel's REQUEST at the stored
+  SEQUENCE (the calendar object the panel was last mailed), or for a cancelled interview a CANCEL
+  at the stored SEQUENCE, which is one above the CANCEL that was mailed: written beside the
+  history, it is a newer version of the cancellation, not a second CANCEL at the same SEQUENCE.
+* ``itinerary.ics``: the candidate's itinerary (METHOD:PUBLISH, every round, no interviewer data);
+  cancelled rounds carry the stored SEQUENCE too, one above the candidate's CANCEL.
 * with history, ``history/interview-<id>/seqNN-<kind>-<method>.ics``: every distinct calendar object
   the outbox holds for the loop, in the order written (panel copies share one file; the candidate's
   copies are ``...-candidate-...``). Consecutive versions of one UID pass ``ics_check --pair``.

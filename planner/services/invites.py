@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from planner.core.calendar import (
+    CANCELLATION_SEQUENCE_STEP,
     REASSIGNMENT_SEQUENCE_STEP,
     InterviewEvent,
     Organizer,
@@ -270,15 +271,21 @@ def announce_changed(session: Session, interview_id: int, *, settings: MailSetti
 
 
 def announce_cancelled(session: Session, interview_id: int, *, settings: MailSettings, now: datetime) -> int:
-    """Bump the SEQUENCE and queue a CANCEL to the panel and to the candidate.
+    """Raise the SEQUENCE by 2 and queue a CANCEL (one below it) to the panel and to the candidate.
 
     The panel is the active seats; if the caller already marked every seat removed, all seats.
+    The stored SEQUENCE is left one above the CANCEL, for the cancelled copy that feeds, downloads
+    and exports publish afterwards (``CANCELLATION_SEQUENCE_STEP``).
     """
     session.flush()
     interview = _get_interview(session, interview_id)
     interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
-    interview.sequence += 1
-    event = replace(interview_event(session, interview, settings, last_modified=now), status="CANCELLED")
+    interview.sequence += CANCELLATION_SEQUENCE_STEP
+    event = replace(
+        interview_event(session, interview, settings, last_modified=now),
+        status="CANCELLED",
+        sequence=interview.sequence - 1,
+    )
     assessors, trainees = panel(interview)
     if not assessors and not trainees:
         people = sorted(interview.seats, key=lambda s: (s.role != SeatRole.ASSESSOR, s.interviewer.name))

@@ -57,7 +57,8 @@ def test_reschedule_to_a_time_that_breaks_a_rule_writes_nothing(db):
 
 
 def test_cancel_one_interview_sends_cancels_and_keeps_the_loop(db):
-    """Cancelling: status cancelled, CANCEL to panel and candidate with SEQUENCE + 1, audit with the reason."""
+    """Cancelling: status cancelled, CANCEL to panel and candidate with SEQUENCE + 1 (stored + 2), audit with
+    the reason."""
     world = World(db)
     world.basic_pool()
     loop, rounds = scheduled_loop(db, world)
@@ -65,7 +66,7 @@ def test_cancel_one_interview_sends_cancels_and_keeps_the_loop(db):
     before, mark = tech.sequence, last_id(db)
     changes.cancel_interview(db, tech.id, "Round no longer needed", actor_id=None, now=NOW, settings=SETTINGS)
     tech = db.get(Interview, tech.id)
-    assert tech.status == InterviewStatus.CANCELLED and tech.sequence == before + 1
+    assert tech.status == InterviewStatus.CANCELLED and tech.sequence == before + 2
     assert sorted(outbox(db, tech.id, mark)) == sorted([
         ("cancel", "CANCEL", "ana@hire.example", before + 1), ("cancel", "CANCEL", "dev@hire.example", before + 1),
         ("itinerary", "CANCEL", "kim@cand.example", before + 1)])

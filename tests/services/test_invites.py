@@ -85,7 +85,7 @@ def test_messages_roll_back_with_the_change(db):
 
 
 def test_changed_cancelled_replaced_bump_sequence(db):
-    """Update +1 (REQUEST), cancel +1 (CANCEL to panel and candidate), replacement +2 (CANCEL, REQUEST)."""
+    """Update +1 (REQUEST), cancel +2 (CANCEL at +1 to panel and candidate), replacement +2 (CANCEL, REQUEST)."""
     scenario = make_loop(db, rounds=2)
     first, second = scenario.interviews
     invites.announce_scheduled(db, [first.id, second.id], settings=SETTINGS, now=NOW)
@@ -95,6 +95,7 @@ def test_changed_cancelled_replaced_bump_sequence(db):
     assert invites.announce_cancelled(db, second.id, settings=SETTINGS, now=NOW) == 4
     cancels = [r for r in _messages(db, second.id) if r.method == "CANCEL"]
     assert {r.kind for r in cancels} == {"cancel", "itinerary"} and {r.sequence for r in cancels} == {1}
+    assert second.sequence == 2
     assert all(b"STATUS:CANCELLED" in r.ics for r in cancels)
 
     ana_seat = next(s for s in first.seats if s.interviewer.email == "ana@hire.example")

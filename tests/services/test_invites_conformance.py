@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from invitedata import NOW, SETTINGS, make_interviewer, make_loop
+from icalendar import Calendar
 from sqlalchemy import select
 
 from planner.models import InterviewStatus, OutboxMessage, Seat, SeatRole, SeatStatus
@@ -130,3 +131,24 @@ def test_feed_and_download_pass(db, tmp_path):
         feed_for_token(db, oliver.feed_token, settings=SETTINGS, now=NOW + timedelta(hours=6)).etag
         == feed.etag
     )
+
+
+def _sequence_of(path, uid_prefix: str = "") -> tuple[str, int]:
+    cal = Calendar.from_ical(path.read_bytes())
+    (event,) = [e for e in cal.walk("VEVENT") if str(e["UID"]).startswith(uid_prefix)]
+    return str(cal["METHOD"]), int(event["SEQUENCE"])
+
+
+def test_current_files_and_itinerary_come_after_the_history_they_are_exported_with(db, tmp_path):
+    """Checked as one folder, the export has no version that repeats or undoes the history: a cancelled
+    interview's current file and its itinerary entry carry a SEQUENCE above the CANCEL that was mailed."""
+    scenario = _history_of_a_loop(db)
+    second = scenario.interviews[1]
+    out = tmp_path / "export"
+    export_loop(db, scenario.loop.id, out, settings=SETTINGS, now=NOW + timedelta(hours=4), history=True)
+    mailed = db.scalars(select(OutboxMessage).where(OutboxMessage.interview_id == second.id,
+                                                    OutboxMessage.method == "CANCEL")).all()
+    assert {m.sequence for m in mailed} == {1}
+    assert _sequence_of(out / f"interview-{second.id}.ics") == ("CANCEL", 2)
+    assert _sequence_of(out / "itinerary.ics", f"itinerary-{second.uid}") == ("PUBLISH", 2)
+    _check(out)

@@ -9,6 +9,8 @@ the same bytes. The checklist is ``../shared/ics-conformance.md``; every kind of
   (:mod:`.invites`, :mod:`.messages`).
 * Replacing an interviewer: a CANCEL with STATUS:CANCELLED to the people taken off, and a REQUEST
   to the new panel; the stored SEQUENCE rises by 2 (:mod:`.invites`).
+* Cancelling: a CANCEL one below the stored SEQUENCE, which rises by 2, so what is published
+  afterwards is newer than the CANCEL (:mod:`.invites`).
 * The candidate gets separate events with their own UIDs and no internal data (:mod:`.itinerary`).
 * Feeds and downloads are PUBLISH without ATTENDEE (:mod:`.feed`).
 """
@@ -17,6 +19,7 @@ from planner.core.calendar.events import CalendarInputError, InterviewEvent, Org
 from planner.core.calendar.feed import build_download, build_feed
 from planner.core.calendar.imip import build_imip_message
 from planner.core.calendar.invites import (
+    CANCELLATION_SEQUENCE_STEP,
     REASSIGNMENT_SEQUENCE_STEP,
     Reassignment,
     build_cancel,
@@ -46,6 +49,7 @@ from planner.core.calendar.text import (
 )
 
 __all__ = [
+    "CANCELLATION_SEQUENCE_STEP",
     "REASSIGNMENT_SEQUENCE_STEP",
     "CalendarInputError",
     "InterviewEvent",

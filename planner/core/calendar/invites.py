@@ -9,7 +9,11 @@ Decisions (checklist ``ics-conformance.md`` sections 1.1-1.4):
 * **Updates** are REQUESTs with the same UID and a higher SEQUENCE; the caller bumps and stores
   ``event.sequence`` on any change of time, place or status before calling.
 * **Cancel** is METHOD:CANCEL with STATUS:CANCELLED and a higher SEQUENCE, never a REQUEST with
-  STATUS:CANCELLED (Google and Outlook would keep the event).
+  STATUS:CANCELLED (Google and Outlook would keep the event). A cancellation raises the stored
+  SEQUENCE by :data:`CANCELLATION_SEQUENCE_STEP` (2) and the CANCEL carries one less: the copies
+  published after it (feed, download, itinerary, export) carry the stored value with
+  STATUS:CANCELLED, so a client that holds the CANCEL sees them as a newer version, not a replay
+  of the CANCEL (RFC 5546 2.1.4 and 2.1.5 order versions by SEQUENCE first).
 * **Replacing an interviewer** sends the people taken off a CANCEL with STATUS:CANCELLED that lists
   only them, and sends the new panel a REQUEST. RFC 5546 3.2.5 describes a STATUS-less "un-invite"
   CANCEL for this, but ``ics_check.py`` flags it unless ``--allow-uninvite`` is given, and for the
@@ -32,6 +36,9 @@ from planner.core.calendar.events import CalendarInputError, InterviewEvent, Org
 #: How much a reassignment raises the stored SEQUENCE: one step for the CANCEL to the people taken
 #: off, one for the REQUEST to the new panel.
 REASSIGNMENT_SEQUENCE_STEP = 2
+#: How much a cancellation raises the stored SEQUENCE: one step for the CANCEL that is mailed, one
+#: for the cancelled copy that feeds, downloads and exports publish afterwards.
+CANCELLATION_SEQUENCE_STEP = 2
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ The checker needs ``ical`` and ``vobject`` besides icalendar. It runs with the t
 (``sys.executable``) once those are in the dev extras; until then ``ICS_CHECK_PYTHON`` or a
 throw-away venv at ``/tmp/icsvenv`` can supply them. Tests skip only when the checker file itself
 is absent (a checkout without the shared folder); a missing dependency fails loudly instead.
+``ICS_CHECK_SCRIPT`` points at the checker when the checkout does not sit beside the shared folder.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from pathlib import Path
 import pytest
 
 # tests/core/calendar/ics_checker.py -> parents[3] is the repository root; the checker sits beside it.
-CHECKER = Path(__file__).resolve().parents[3] / ".." / "shared" / "tools" / "ics_check.py"
+CHECKER = Path(
+    os.environ.get("ICS_CHECK_SCRIPT") or Path(__file__).resolve().parents[3] / ".." / "shared" / "tools" / "ics_check.py"
+)
 _THROWAWAY_VENV_PYTHON = Path("/tmp/icsvenv/bin/python")
 
 
