@@ -302,33 +302,38 @@ def announce_cancelled(session: Session, interview_id: int, *, settings: MailSet
 def announce_replaced(
     session: Session,
     interview_id: int,
-    removed_interviewer_id: int,
+    removed_interviewer_id: int | Sequence[int],
     *,
     settings: MailSettings,
     now: datetime,
+    previous_time: tuple[datetime, datetime] | None = None,
 ) -> int:
-    """Raise the SEQUENCE by 2; CANCEL to the person taken off, updated REQUEST to the new panel.
+    """Raise the SEQUENCE by 2; CANCEL to the people taken off, updated REQUEST to the new panel.
 
     Panel members who never received a message about this interview get an "invite" wording,
-    the others an "update". The candidate's copy does not change (it names no interviewers).
+    the others an "update". A trainee taken off is an optional participant of their CANCEL, as of
+    their invite. When the same change moved the interview, ``previous_time`` is its (start, end)
+    before: the people taken off are told the time they had, and the candidate's copy is updated
+    at the same SEQUENCE, so nobody gets two messages for one change. Otherwise the candidate's
+    copy does not change (it names no interviewers).
 
-    :raise NotFound: the interview or the removed interviewer does not exist.
-    :raise ValidationFailed: the removed interviewer still holds an active seat.
+    :raise NotFound: the interview or a removed interviewer does not exist.
+    :raise ValidationFailed: a removed interviewer still holds an active seat.
     """
     session.flush()
     interview = _get_interview(session, interview_id)
-    removed = session.get(Interviewer, removed_interviewer_id)
-    if removed is None:
-        raise NotFound(f"Interviewer {removed_interviewer_id} does not exist.")
-    still_active = session.scalar(
-        select(Seat.id).where(
-            Seat.interview_id == interview.id,
-            Seat.interviewer_id == removed.id,
-            Seat.status == SeatStatus.ACTIVE,
-        )
-    )
-    if still_active is not None:
-        raise ValidationFailed(f"{removed.name} still holds a seat on this interview; remove the seat first.")
+    ids = [removed_interviewer_id] if isinstance(removed_interviewer_id, int) else list(removed_interviewer_id)
+    removed, removed_trainees = [], []
+    for removed_id in ids:
+        person = session.get(Interviewer, removed_id)
+        if person is None:
+            raise NotFound(f"Interviewer {removed_id} does not exist.")
+        seat = session.scalar(select(Seat).where(Seat.interview_id == interview.id, Seat.interviewer_id == person.id))
+        if seat is not None and seat.status == SeatStatus.ACTIVE:
+            raise ValidationFailed(f"{person.name} still holds a seat on this interview; remove the seat first.")
+        taken_off = removed_trainees if seat is not None and seat.role == SeatRole.TRAINEE else removed
+        taken_off.append(person_of(person))
+    moved = previous_time is not None and tuple(previous_time) != (interview.start, interview.end)
     interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
     interview.sequence += REASSIGNMENT_SEQUENCE_STEP
     event = interview_event(session, interview, settings, last_modified=now)
@@ -341,7 +346,15 @@ def announce_replaced(
     }
     added = [p for p in [*assessors, *trainees] if p.email.lower() not in told]
     msgs = reassignment_messages(
-        event, settings.organizer, [person_of(removed)], added, assessors, now, trainees=trainees
+        event,
+        settings.organizer,
+        removed,
+        added,
+        assessors,
+        now,
+        trainees=trainees,
+        removed_trainees=removed_trainees,
+        previous_time=previous_time if moved else None,
     )
     count = 0
     for message in msgs:
@@ -349,5 +362,7 @@ def announce_replaced(
         count += _queue(
             session, [message], kind="reassign", interview=interview, sequence=seq, settings=settings, now=now
         )
+    if moved:
+        count += _queue_candidate(session, interview, event, kind="update", settings=settings, now=now)
     session.flush()
     return count

@@ -8,7 +8,8 @@ another start with a substitute, then the engine's decline repair, which may mov
 
 :func:`replace_interviewer` applies one choice in one transaction: lock, re-check, mark the old seat
 removed, add the new one, queue the CANCEL to the person taken off and the update to the panel
-(``announce_replaced``; ``announce_changed`` too when the time moved), audit, commit once.
+(``announce_replaced``, which also carries a new time; ``announce_changed`` when the time moved or
+someone joined and nobody left), audit, commit once.
 """
 
 from __future__ import annotations
@@ -357,12 +358,16 @@ def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], no
                     added.append(pid)
                 seat.status, seat.role, seat.training_level = SeatStatus.ACTIVE, role, level
         start, end = parse_z(item["start"]), parse_z(item["end"])
-        time_moved = (start, end) != (interview.start, interview.end)
+        previous_time = (interview.start, interview.end)
+        time_moved = (start, end) != previous_time
         interview.start, interview.end = start, end
         session.flush()
-        for pid in removed:
-            announce_replaced(session, interview.id, pid, settings=settings, now=now)
-        if time_moved or (added and not removed):
+        if removed:
+            # One announcement for the whole change: the people taken off are told the time they had,
+            # everyone else gets one message with the new panel (and new time).
+            announce_replaced(session, interview.id, removed, settings=settings, now=now,
+                              previous_time=previous_time)
+        elif time_moved or added:
             announce_changed(session, interview.id, settings=settings, now=now)
         changes.append({"interview": interview.id, "removed": removed, "added": added, "moved": time_moved,
                         "start": item["start"]})

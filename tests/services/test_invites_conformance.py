@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from invitedata import NOW, SETTINGS, make_interviewer, make_loop
 from icalendar import Calendar
+from invitedata import NOW, SETTINGS, make_interviewer, make_loop
 from sqlalchemy import select
 
 from planner.models import InterviewStatus, OutboxMessage, Seat, SeatRole, SeatStatus

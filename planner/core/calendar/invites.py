@@ -22,6 +22,9 @@ Decisions (checklist ``ics-conformance.md`` sections 1.1-1.4):
   version strictly ordered for any client that sees both, the CANCEL carries ``sequence - 1`` and
   the REQUEST ``sequence``: a reassignment raises the stored SEQUENCE by
   :data:`REASSIGNMENT_SEQUENCE_STEP` (2), so the CANCEL is still above anything sent before.
+  When the same change moves the interview, the CANCEL shows the time the people taken off last
+  had (the event they are asked to remove), and lists each with the role they had: a trainee stays
+  an OPT-PARTICIPANT.
 """
 
 from __future__ import annotations
@@ -98,6 +101,17 @@ def build_cancel(
     return calendar_bytes("CANCEL", [vevent])
 
 
+def removed_version(
+    event: InterviewEvent, previous_time: tuple[datetime, datetime] | None = None
+) -> InterviewEvent:
+    """The interview as the people taken off it are told: one SEQUENCE below ``event`` and, when the
+    same change moves it, at ``previous_time`` (start, end), the time they had in their calendar."""
+    version = replace(event, sequence=event.sequence - 1)
+    if previous_time is not None:
+        version = replace(version, start_utc=previous_time[0], end_utc=previous_time[1])
+    return version
+
+
 def build_reassignment(
     event: InterviewEvent,
     organizer: Organizer,
@@ -106,24 +120,31 @@ def build_reassignment(
     now: datetime,
     *,
     trainees: Sequence[Person] = (),
+    removed_trainees: Sequence[Person] = (),
+    previous_time: tuple[datetime, datetime] | None = None,
 ) -> Reassignment:
     """A CANCEL for the people taken off the panel and a REQUEST for the new panel.
 
     ``event.sequence`` is the stored SEQUENCE after raising it by
     :data:`REASSIGNMENT_SEQUENCE_STEP`; the REQUEST carries it and the CANCEL one less.
 
-    :param removed: people taken off; they get the CANCEL (and must not be on the new panel).
+    :param removed: assessors taken off; they get the CANCEL (and must not be on the new panel).
     :param assessors: the new panel's assessors (kept and added alike: everyone gets the update).
+    :param removed_trainees: trainees taken off, listed in the CANCEL as optional participants.
+    :param previous_time: (start, end) before this change, when it also moves the interview: the
+        CANCEL shows the time the people taken off had.
     :raise CalendarInputError: nobody removed, a removed person still on the panel, or a sequence
         too low to have been raised by the step.
     """
-    if not removed:
+    if not removed and not removed_trainees:
         raise CalendarInputError("A reassignment needs at least one person taken off the interview.")
     if event.sequence < REASSIGNMENT_SEQUENCE_STEP:
         raise CalendarInputError("Raise the SEQUENCE by 2 before a reassignment (CANCEL, then REQUEST).")
     staying = {p.email.lower() for p in [*assessors, *trainees]}
-    if any(p.email.lower() in staying for p in removed):
+    if any(p.email.lower() in staying for p in [*removed, *removed_trainees]):
         raise CalendarInputError("A person cannot be both taken off and kept on the interview.")
-    cancel = build_cancel(replace(event, sequence=event.sequence - 1), organizer, removed, now)
+    cancel = build_cancel(
+        removed_version(event, previous_time), organizer, removed, now, trainees=removed_trainees
+    )
     request = build_request(event, organizer, assessors, now, trainees=trainees)
     return Reassignment(cancel_for_removed=cancel, request_for_panel=request)

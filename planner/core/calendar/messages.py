@@ -15,7 +15,7 @@ from typing import Literal
 
 from planner.core.calendar.events import CalendarInputError, InterviewEvent, Organizer, Person
 from planner.core.calendar.imip import build_imip_message
-from planner.core.calendar.invites import build_cancel, build_reassignment, build_request
+from planner.core.calendar.invites import build_cancel, build_reassignment, build_request, removed_version
 from planner.core.calendar.itinerary import build_candidate_cancel, build_candidate_request
 from planner.core.calendar.text import (
     MessageKind,
@@ -98,21 +98,42 @@ def reassignment_messages(
     now: datetime,
     *,
     trainees: Sequence[Person] = (),
+    removed_trainees: Sequence[Person] = (),
+    previous_time: tuple[datetime, datetime] | None = None,
 ) -> tuple[OutgoingMessage, ...]:
     """A CANCEL to each person taken off, then the updated REQUEST to the whole new panel.
 
     ``event.sequence`` was raised by ``REASSIGNMENT_SEQUENCE_STEP`` (see :mod:`.invites`).
     ``added`` are the new panel members who were not on it before: they get an "invite" wording,
-    the others an "update" wording, over the same calendar object.
+    the others an "update" wording, over the same calendar object. When the change also moves the
+    interview, ``previous_time`` is its (start, end) before: the people taken off are told that
+    time, the one they had, in their CANCEL and email.
 
     :raise CalendarInputError: somebody in ``added`` is not on the new panel.
     """
-    pair = build_reassignment(event, organizer, removed, assessors, now, trainees=trainees)
+    pair = build_reassignment(
+        event,
+        organizer,
+        removed,
+        assessors,
+        now,
+        trainees=trainees,
+        removed_trainees=removed_trainees,
+        previous_time=previous_time,
+    )
     panel = [(p, False) for p in assessors] + [(p, True) for p in trainees]
     added_emails = {p.email.lower() for p in added}
     if not added_emails <= {p.email.lower() for p, _ in panel}:
         raise CalendarInputError("Everyone added must be on the new panel.")
-    out = _panel_emails(pair.cancel_for_removed, "CANCEL", "removed", event, organizer, removed, ())
+    out = _panel_emails(
+        pair.cancel_for_removed,
+        "CANCEL",
+        "removed",
+        removed_version(event, previous_time),
+        organizer,
+        removed,
+        removed_trainees,
+    )
     for person, as_trainee in panel:
         kind: MessageKind = "invite" if person.email.lower() in added_emails else "update"
         email = build_imip_message(

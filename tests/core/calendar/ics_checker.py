@@ -21,7 +21,8 @@ import pytest
 
 # tests/core/calendar/ics_checker.py -> parents[3] is the repository root; the checker sits beside it.
 CHECKER = Path(
-    os.environ.get("ICS_CHECK_SCRIPT") or Path(__file__).resolve().parents[3] / ".." / "shared" / "tools" / "ics_check.py"
+    os.environ.get("ICS_CHECK_SCRIPT")
+    or Path(__file__).resolve().parents[3] / ".." / "shared" / "tools" / "ics_check.py"
 )
 _THROWAWAY_VENV_PYTHON = Path("/tmp/icsvenv/bin/python")
 
