@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from icalendar import Calendar, Event, vCalAddress, vText
+from icalendar import Calendar, Component, Event, vCalAddress, vText
 
 from planner.core.calendar.descriptions import candidate_description, interviewer_description
 from planner.core.calendar.events import CalendarInputError, InterviewEvent, Organizer, Person, to_utc
@@ -135,12 +135,12 @@ def candidate_vevent(
 
 def calendar_bytes(
     method: str,
-    events: Sequence[Event],
+    events: Sequence[Component],
     *,
     name: str | None = None,
     extra: Iterable[tuple[str, object, dict[str, str] | None]] = (),
 ) -> bytes:
-    """Wrap VEVENTs in a VCALENDAR with METHOD and return its CRLF, 75-octet-folded bytes."""
+    """Wrap VEVENTs (or another component) in a VCALENDAR with METHOD; return its CRLF, folded bytes."""
     cal = Calendar.new(method=method, prodid=PRODID, subcomponents=list(events))
     # Calendar.new adds an RFC 7986 calendar UID (a random uuid4); drop it so output is
     # deterministic and iTIP messages stay minimal (checklist 2.1).

@@ -174,8 +174,8 @@ def test_download_is_publish_without_attendees():
 def test_empty_feed_is_served_for_a_new_interviewer():
     """A feed without interviews still has METHOD, name and refresh hints, and parses.
 
-    ics_check reports "no VEVENT" for it (RFC 5545 wants one component); subscribed clients accept
-    an empty calendar, and serving it beats a 404 that makes them drop the subscription.
+    Serving it beats a 404 that makes clients drop the subscription; its one component is a journal
+    entry no client shows (see test_calendar_empty_feed).
     """
     cal = Calendar.from_ical(build_feed([], ORGANIZER, "Mine", T0))
     assert cal["METHOD"] == "PUBLISH"
