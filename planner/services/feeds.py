@@ -100,11 +100,26 @@ def rotate_feed_token(session: Session, interviewer_id: int, *, actor_id: int | 
     return interviewer.feed_token
 
 
+class InterviewCancelled(NotFound):
+    """The interview was cancelled: there is nothing to add to a calendar any more."""
+
+    def __init__(self, message: str, interview: Interview) -> None:
+        super().__init__(message)
+        self.interview = interview
+
+
 def interview_download(
     session: Session, interviewer_id: int, interview_id: int, *, settings: MailSettings, now: datetime
 ) -> tuple[bytes, Interview]:
     """An "add to calendar" file of one of the interviewer's own interviews.
 
+    A cancelled interview has no such file. A download is imported, not read as an iTIP message:
+    a PUBLISH copy with STATUS:CANCELLED is added as a live appointment by clients that ignore
+    STATUS on import (Outlook), and a CANCEL opened from a download does different things in
+    different clients. Offering no file is the one answer every client handles alike: nothing is
+    added. The cancellation itself reached the interviewer by email and through the feed.
+
+    :raise InterviewCancelled: the interview was cancelled (a NotFound, for callers that only know that).
     :raise NotFound: the interview does not exist or the interviewer holds no seat on it.
     """
     interview = session.scalar(
@@ -118,5 +133,8 @@ def interview_download(
     )
     if interview is None:
         raise NotFound("No such interview on your schedule.")
+    if interview.status == InterviewStatus.CANCELLED:
+        raise InterviewCancelled("This interview was cancelled, so there is nothing to add to your calendar.",
+                                 interview)
     event = interview_event(session, interview, settings, last_modified=interview.updated_at or now)
     return build_download(event, settings.organizer, now), interview

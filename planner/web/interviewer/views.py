@@ -9,7 +9,7 @@ from planner.core.calendar import local_time_range
 from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
 from planner.queries.my_interviews import get_scorecard_sheet, interviewer_for_user, list_my_interviews
-from planner.services.feeds import interview_download, rotate_feed_token
+from planner.services.feeds import InterviewCancelled, interview_download, rotate_feed_token
 from planner.services.scorecards import RATING_LABELS, ScorecardInput, save_scorecard
 from planner.web.dbsession import get_session
 from planner.web.interviewer.forms import ScorecardForm
@@ -55,6 +55,13 @@ def interview_ics(interview_id: int):
         abort(404)
     try:
         ics, interview = interview_download(session, me.id, interview_id, settings=mail_settings(), now=utcnow())
+    except InterviewCancelled as exc:
+        # 410 Gone and a page, no file: see interview_download for why no calendar file is served.
+        when = _when(exc.interview, me.timezone)
+        message = (f"The {exc.interview.round_name} interview on {when} was cancelled, so there is nothing to add "
+                   "to your calendar. The cancellation reached you by email and your calendar feed shows it as "
+                   "cancelled; if you added this interview to your calendar yourself, delete it there.")
+        return render_template("errors/error.html", code=410, title="Interview cancelled", message=message), 410
     except NotFound:
         abort(404)
     filename = f"interview-{interview.id}-{interview.start:%Y%m%d}.ics"
