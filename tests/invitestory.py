@@ -44,8 +44,11 @@ def _pool(world: World) -> dict[str, Interviewer]:
     return pool
 
 
-def every_kind_of_change(db, *, start: datetime | None = None) -> Story:
-    """Run the whole story on ``db`` (committing as the services do) and say what happened."""
+def every_kind_of_change(db, *, start: datetime | None = None, stop_before: str | None = None) -> Story:
+    """Run the whole story on ``db`` (committing as the services do) and say what happened.
+
+    ``stop_before`` names a step ("cancel interview", "cancel loop", ...) to end the story before.
+    """
     clock = [start or datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2)]
 
     def tick(story_steps: list, step: str) -> datetime:
@@ -66,12 +69,16 @@ def every_kind_of_change(db, *, start: datetime | None = None) -> Story:
     tech, mentor = rounds["tech"], rounds["mentor"]
     story = Story(loop.id, tech.id, mentor.id, pool, steps)
 
+    if stop_before == "reschedule":
+        return story
     now = tick(steps, "reschedule")
     options = changes.reschedule_options(db, mentor.id, now=now)
     assert options, "the mentoring round has no other start"
     changes.reschedule_interview(db, mentor.id, options[0], reason="candidate asked", actor_id=None, now=now,
                                  settings=SETTINGS)
 
+    if stop_before == "replace assessor":
+        return story
     now = tick(steps, "replace assessor")
     leaving = next(s.interviewer for s in db.get(Interview, mentor.id).seats if s.status.value == "active")
     offer = replacements.replacement_options(db, mentor.id, leaving.id, now=now)
@@ -81,6 +88,8 @@ def every_kind_of_change(db, *, start: datetime | None = None) -> Story:
                                      actor_id=None, now=now, settings=SETTINGS)
     story.swaps.append(("replace assessor", leaving, joining))
 
+    if stop_before == "replace trainee":
+        return story
     now = tick(steps, "replace trainee")
     assert (pool["dev"].name, "trainee") in active(db.get(Interview, tech.id)), "Dev should shadow the tech round"
     offer = replacements.replacement_options(db, tech.id, pool["dev"].id, now=now)
@@ -89,6 +98,8 @@ def every_kind_of_change(db, *, start: datetime | None = None) -> Story:
                                      actor_id=None, now=now, settings=SETTINGS)
     story.swaps.append(("replace trainee", pool["dev"], pool["ivy"]))
 
+    if stop_before == "move":
+        return story
     now = tick(steps, "move")
     # Gus is the only other compiler assessor and is busy at the tech round's time: Ana's seat can only
     # be filled at another time, so the re-plan moves the round.
@@ -107,13 +118,19 @@ def every_kind_of_change(db, *, start: datetime | None = None) -> Story:
     assert story.tech_after_move != story.tech_before_move
     story.swaps.append(("move", pool["ana"], gus))
 
+    if stop_before == "change place":
+        return story
     now = tick(steps, "change place")
     changes.update_place(db, tech.id, location="Room 4.12, Berlin; 2nd floor", video_url="https://video.example/r2",
                          reason="bigger room", actor_id=None, now=now, settings=SETTINGS)
 
+    if stop_before == "cancel interview":
+        return story
     now = tick(steps, "cancel interview")
     changes.cancel_interview(db, mentor.id, "round no longer needed", actor_id=None, now=now, settings=SETTINGS)
 
+    if stop_before == "cancel loop":
+        return story
     now = tick(steps, "cancel loop")
     loops.cancel_loop(db, loop.id, "candidate withdrew", actor_id=None, now=now, settings=SETTINGS)
     return story

@@ -140,7 +140,13 @@ def calendar_bytes(
     name: str | None = None,
     extra: Iterable[tuple[str, object, dict[str, str] | None]] = (),
 ) -> bytes:
-    """Wrap VEVENTs (or another component) in a VCALENDAR with METHOD; return its CRLF, folded bytes."""
+    """Wrap VEVENTs (or another component) in a VCALENDAR with METHOD; return its CRLF, folded bytes.
+
+    :raise CalendarInputError: a REQUEST or CANCEL with other than one UID (RFC 5546 1.4: one
+        UID per iTIP message; a CalDAV server also stores such a file only as one object).
+    """
+    if method in ("REQUEST", "CANCEL") and len({str(e.get("UID")) for e in events}) != 1:
+        raise CalendarInputError(f"A {method} carries exactly one interview (one UID).")
     cal = Calendar.new(method=method, prodid=PRODID, subcomponents=list(events))
     # Calendar.new adds an RFC 7986 calendar UID (a random uuid4); drop it so output is
     # deterministic and iTIP messages stay minimal (checklist 2.1).

@@ -42,10 +42,12 @@ def _calendar_facts(ics_bytes: bytes) -> tuple[str, str, set[str]]:
         cal = Calendar.from_ical(ics_bytes)
     except ValueError as exc:
         raise CalendarInputError("The calendar data of the email cannot be parsed.") from exc
-    events = list(cal.walk("VEVENT"))
-    if len(events) != 1:
-        raise CalendarInputError("An iMIP email carries exactly one interview.")
-    vevent = events[0]
+    # One UID per iTIP message (RFC 5546 1.4): exactly one VEVENT and nothing else with a UID, so the
+    # calendar part can also be stored by CalDAV as one object (RFC 4791 4.1).
+    components = [c for c in cal.subcomponents if c.name != "VTIMEZONE"]
+    if len(components) != 1 or components[0].name != "VEVENT":
+        raise CalendarInputError("An iMIP email carries exactly one interview (one VEVENT, one UID).")
+    vevent = components[0]
 
     def address(value: object) -> str:
         return str(value).lower().removeprefix("mailto:")
