@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from planner.core.extraction.findings import Evidence, Finding, PhraseSpan, RunnerUp
 from planner.core.extraction.matching import PhraseIndex, PhraseMatch
-from planner.core.extraction.paraphrases import described, gives_way, runner_up
+from planner.core.extraction.paraphrases import described, runner_up, yields_to
 from planner.core.extraction.priority import sentence_stance, suggest_priority
 from planner.core.extraction.profiles import ProfileIndex, ProfileMatch
 from planner.core.extraction.scoring import (
@@ -97,14 +97,12 @@ def _read_sentence(
     for match in close:
         base = scored.get(match.slug) or score_sentence(sentence, weight, ())
         scored[match.slug] = with_description(base, match.spans)
-    best = close[0] if close else None
     for slug in sorted(scored):
         fit = fits[slug].weight if slug in fits else 0.0
-        if best is not None and slug != best.slug and gives_way(
-            scored[slug], fit, profiles.core(slug), best, scored[best.slug]
-        ):
+        winner = yields_to(slug, scored[slug], fit, profiles.core(slug), close, scored)
+        if winner is not None:
             del scored[slug]
-            claims.gave_way[best.slug].append(slug)
+            claims.gave_way[winner.slug].append(slug)
     if not scored:
         return
     claims.fits[sentence.start] = fits
@@ -146,7 +144,8 @@ def _finding(
         if alternative.gave_way:
             reason = "it gave way to this one as the closer fit for the same sentence"
         else:
-            reason = f"shares {', '.join(repr(stem) for stem in alternative.stems[:4])} with its description"
+            words = _shared_words(alternative.slug, justifying, claims)
+            reason = f"the words {', '.join(repr(w) for w in words[:4])} fit it too"
         runner = RunnerUp(alternative.slug, by_slug[alternative.slug].name, reason)
     return Finding(
         slug,
@@ -159,6 +158,19 @@ def _finding(
         matched_by,
         runner,
     )
+
+
+def _shared_words(slug: str, justifying: list[SentenceScore], claims: _Claims) -> list[str]:
+    """The words of the evidence, as written, that ``slug``'s profile shares (first use of each, in order)."""
+    seen: dict[str, str] = {}
+    for scored in sorted(justifying, key=lambda s: s.sentence.start):
+        match = claims.fits.get(scored.sentence.start, {}).get(slug)
+        if match is None:
+            continue
+        for start, end in match.spans:
+            word = scored.sentence.text[start - scored.sentence.start : end - scored.sentence.start]
+            seen.setdefault(word.casefold(), word)
+    return list(seen.values())
 
 
 @lru_cache(maxsize=8)

@@ -5,13 +5,14 @@ The rules, in words:
 
 - a sentence *describes* a competency when it shares with the competency's profile (name,
   description, phrases; see ``profiles``) at least two stems, one of them distinctive, and the
-  shared stems weigh at least ``FIT_MIN``, and the competency is among the sentence's best fits
-  (within ``NEAR_TOP`` of the best). It then counts like a strong phrase;
+  shared stems weigh at least ``FIT_MIN``, one of them from what the competency *is* (its name or
+  the head of its description), and the competency is among the sentence's best fits (within
+  ``NEAR_TOP`` of the best). It then counts like a strong phrase;
 - a competency claimed in a sentence by a single strong phrase, which the sentence does not
   describe, gives way to a competency the sentence does describe, when that one fits at least
-  ``OUTRANK_RATIO`` times better: "Turn neural network graphs into machine code" is compiler
-  design, not machine learning, although "neural network" is a machine-learning phrase. The
-  competency that gave way is kept as that sentence's alternative;
+  ``OUTRANK_RATIO`` times better and already speaks for the phrase's words (see ``yields_to``):
+  "Take ownership of customer outcomes after the sale" is customer ownership, not the generic
+  ownership. The competency that gave way is kept as the finding's runner-up;
 - every finding names its *runner-up*: the competency not otherwise reported that fits its evidence
   best (one that gave way to it first, then the closest description), so the coordinator can
   switch in one click when the extractor chose the neighbour they did not mean.
@@ -66,33 +67,44 @@ def described(fits: Mapping[str, ProfileMatch]) -> list[ProfileMatch]:
     return sorted(close, key=lambda m: (-m.weight, m.slug))
 
 
-def gives_way(
+def yields_to(
+    slug: str,
     claim: SentenceScore,
     fit: float,
     core: frozenset[str],
-    best: ProfileMatch | None,
-    best_claim: SentenceScore | None,
-) -> bool:
-    """Whether a claim yields to ``best``, the sentence's closest described competency.
+    close: Sequence[ProfileMatch],
+    claims: Mapping[str, SentenceScore],
+) -> ProfileMatch | None:
+    """The described competency a claim gives way to, closest first, or None when it stands.
 
-    Only a claim that rests on one strong phrase, that the sentence does not also describe, and
-    whose words the specific competency already speaks for, yields: every word of the phrase is
-    one ``best`` rests on and none names the claimant itself (``core``, its name and description
-    head), or the phrase shares words with a phrase of ``best`` ("take ownership" inside "ownership
-    of customer outcomes"). A phrase with words of its own ("hiring decisions" beside a people
-    manager's duties, "coach" in "coach sales engineers on demos", "strategy" for Strategy and
-    vision) is that competency's own evidence, and so are several phrases of one competency.
+    Only a claim that rests on one strong phrase, and that the sentence does not also describe,
+    yields; and only to a described competency that fits better and already speaks for the phrase's
+    words: the phrase shares words with one of its phrases ("take ownership" beside "ownership of
+    customer outcomes"), or, when it fits ``OUTRANK_RATIO`` times better, every word of the phrase
+    is one it rests on and none of them names the claimant itself (``core``: its name and
+    description head), as "customer" in a sentence about owning customers' outcomes. A phrase
+    with words of its own ("hiring decisions" beside a people manager's duties, "coach" in "coach
+    sales engineers on demos", "strategy" for Strategy and vision) is that competency's own
+    evidence, and so are several
+    phrases of one competency.
     """
-    if best is None or claim.described:
-        return False
+    if claim.described:
+        return None
     strong = [m for m in claim.matches if m.strong]
-    if len({m.phrase for m in strong}) != 1 or best.weight < OUTRANK_RATIO * max(fit, 1.0):
-        return False
+    if len({m.phrase for m in strong}) != 1:
+        return None
     stems = {stem for m in strong for stem in phrase_stems(m.phrase)}
-    if stems and stems <= set(best.stems) and not stems & core:
-        return True
-    theirs = [span for m in (best_claim.matches if best_claim else ()) if m.strong for span in m.spans]
-    return any(a < d and c < b for m in strong for a, b in m.spans for c, d in theirs)
+    mine = [span for m in strong for span in m.spans]
+    for other in close:
+        if other.slug == slug or other.weight < fit:
+            continue
+        outranks = other.weight >= OUTRANK_RATIO * max(fit, 1.0)
+        if outranks and stems and stems <= set(other.stems) and not stems & core:
+            return other
+        theirs = [span for m in claims[other.slug].matches if m.strong for span in m.spans]
+        if any(a < d and c < b for a, b in mine for c, d in theirs):
+            return other
+    return None
 
 
 def runner_up(
