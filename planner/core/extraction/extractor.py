@@ -142,7 +142,7 @@ def _finding(
     runner = None
     if alternative is not None:
         if alternative.gave_way:
-            reason = "it gave way to this one as the closer fit for the same sentence"
+            reason = "it fits the same sentence, less closely"
         else:
             words = _shared_words(alternative.slug, justifying, claims)
             reason = f"the words {', '.join(repr(w) for w in words[:4])} fit it too"

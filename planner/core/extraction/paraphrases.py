@@ -85,8 +85,7 @@ def yields_to(
     description head), as "customer" in a sentence about owning customers' outcomes. A phrase
     with words of its own ("hiring decisions" beside a people manager's duties, "coach" in "coach
     sales engineers on demos", "strategy" for Strategy and vision) is that competency's own
-    evidence, and so are several
-    phrases of one competency.
+    evidence, and so are several phrases of one competency.
     """
     if claim.described:
         return None
