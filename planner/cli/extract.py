@@ -42,6 +42,11 @@ def render_findings(findings: list[Finding], source: str) -> str:
         lines.append(f"{finding.name} [{finding.slug}, {finding.category}]  score {finding.score:.2f}")
         reason = f" ({finding.priority_reason})" if finding.priority_reason else ""
         lines.append(f"  suggested {finding.priority}{reason}")
+        if finding.matched_by != "phrases":
+            lines.append(f"  found by {finding.matched_by}")
+        if finding.runner_up is not None:
+            runner = finding.runner_up
+            lines.append(f"  also close: {runner.name} [{runner.slug}] ({runner.reason})")
         for item in finding.evidence:
             quoted = textwrap.fill(
                 f'"{item.text}"', width=100, initial_indent="  - ", subsequent_indent="    "

@@ -94,9 +94,16 @@ class PostingCompetency(Base):
     )
     #: Extractor score when it was suggested; None when the coordinator added it by hand.
     score: Mapped[float | None]
+    #: The competency the extractor found next closest to this evidence (offered as a one-click switch).
+    runner_up_id: Mapped[int | None] = mapped_column(
+        ForeignKey("competencies.id", ondelete="SET NULL"), index=True
+    )
+    #: Why the runner-up is close, in a few words (from the extractor).
+    runner_up_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     posting: Mapped[Posting] = relationship(back_populates="competencies")
-    competency: Mapped[Competency] = relationship()
+    competency: Mapped[Competency] = relationship(foreign_keys=[competency_id])
+    runner_up: Mapped[Competency | None] = relationship(foreign_keys=[runner_up_id])
     evidence: Mapped[list[Evidence]] = relationship(
         back_populates="posting_competency", cascade="all, delete-orphan", order_by="Evidence.position"
     )

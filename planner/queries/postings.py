@@ -160,6 +160,9 @@ class SelectionView:
     priority_reason: str = ""
     #: The evidence sentence the reason comes from, when it is in the text (links the reason to it).
     priority_anchor: str = ""
+    #: The extractor's next-closest competency for this evidence (name, why), offered as a switch;
+    #: None when there is none, it is retired, or it is on the posting already.
+    runner_up: tuple[str, str] | None = None
 
     @property
     def manual(self) -> bool:
@@ -240,8 +243,14 @@ def _plain_parts(text: str, start: int, end: int, breaks: set[int]) -> tuple[Par
     return tuple(Part(text[lo:hi], break_before=lo in breaks) for lo, hi in zip(cuts, cuts[1:], strict=False))
 
 
-def _view(pc: PostingCompetency, text: str, sentences: dict[tuple[int, int], Sentence]) -> SelectionView:
+def _view(
+    pc: PostingCompetency, text: str, sentences: dict[tuple[int, int], Sentence], used: set[int]
+) -> SelectionView:
     c = pc.competency
+    alternative = pc.runner_up
+    runner_up = None
+    if alternative is not None and alternative.retired_at is None and alternative.id not in used:
+        runner_up = (alternative.name, pc.runner_up_reason)
     suggestion, anchor = None, ""
     if pc.score is not None:
         # Recomputed from the stored evidence and the text, so it always matches the sentences shown.
@@ -269,16 +278,18 @@ def _view(pc: PostingCompetency, text: str, sentences: dict[tuple[int, int], Sen
         suggested_priority=suggestion.priority if suggestion else None,
         priority_reason=suggestion.reason if suggestion else "",
         priority_anchor=anchor,
+        runner_up=runner_up,
     )
 
 
 def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
-    """Everything the posting page shows, in four queries."""
+    """Everything the posting page shows, in five queries."""
     posting = session.scalar(
         select(Posting)
         .where(Posting.id == posting_id)
         .options(
             selectinload(Posting.competencies).selectinload(PostingCompetency.competency),
+            selectinload(Posting.competencies).selectinload(PostingCompetency.runner_up),
             selectinload(Posting.competencies).selectinload(PostingCompetency.evidence),
         )
     )
@@ -287,8 +298,9 @@ def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
     views = {state: [] for state in SelectionState}
     shown: list[tuple[Evidence, str]] = []
     sentences = sentences_by_offsets(posting.text)
+    used = {pc.competency_id for pc in posting.competencies}
     for pc in posting.competencies:
-        views[pc.state].append(_view(pc, posting.text, sentences))
+        views[pc.state].append(_view(pc, posting.text, sentences, used))
         if pc.state is not SelectionState.REJECTED:
             shown.extend((e, pc.competency.name) for e in pc.evidence)
     by_strength = lambda v: (-(v.score or 0), v.name.lower())  # noqa: E731
@@ -297,7 +309,6 @@ def get_posting_page(session: Session, posting_id: int) -> PostingPage | None:
         key=lambda v: (v.priority != Priority.MUST_HAVE.value, *by_strength(v))
     )
     views[SelectionState.REJECTED].sort(key=lambda v: v.name.lower())
-    used = {pc.competency_id for pc in posting.competencies}
     options = [
         c
         for c in session.scalars(

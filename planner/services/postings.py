@@ -58,22 +58,22 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
     """Replace the posting's open suggestions with `findings`, keeping decisions already made.
 
     A new suggestion takes the finding's suggested priority and that priority's default coverage
-    (must-have 2 rounds, nice-to-have 1). Competencies already on the posting keep their state,
-    priority and coverage (accepted, rejected, or a suggestion the coordinator re-weighed); only
-    their evidence is refreshed so it matches the current text. Does not commit.
+    (must-have 2 rounds, nice-to-have 1), and its runner-up. Competencies already on the posting
+    keep their state, priority and coverage (accepted, rejected, or a suggestion the coordinator
+    re-weighed); only their evidence and runner-up are refreshed so they match the current text.
+    A suggestion the coordinator switched to its runner-up stands for the finding it replaced.
+    Does not commit.
     """
-    by_slug = {
-        c.slug: c
-        for c in session.scalars(select(Competency).where(Competency.slug.in_([f.slug for f in findings])))
-    }
+    slugs = {f.slug for f in findings} | {f.runner_up.slug for f in findings if f.runner_up}
+    by_slug = {c.slug: c for c in session.scalars(select(Competency).where(Competency.slug.in_(slugs)))}
     current = {pc.competency_id: pc for pc in posting.competencies}
     found_ids = set()
     for finding in findings:
         competency = by_slug.get(finding.slug)
         if competency is None:
             continue
-        found_ids.add(competency.id)
-        selection = current.get(competency.id)
+        runner = by_slug.get(finding.runner_up.slug) if finding.runner_up else None
+        selection = current.get(competency.id) or _switched(current, competency, runner)
         if selection is None:
             priority = Priority(finding.priority)
             selection = PostingCompetency(
@@ -83,6 +83,10 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
                 state=SelectionState.SUGGESTED,
             )
             posting.competencies.append(selection)
+        found_ids.add(selection.competency_id)
+        if selection.competency_id == competency.id:
+            selection.runner_up_id = runner.id if runner is not None else None
+            selection.runner_up_reason = finding.runner_up.reason if runner is not None else ""
         selection.score = finding.score
         selection.evidence = _evidence_rows(finding)
     for competency_id, selection in current.items():
@@ -92,6 +96,22 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
         elif competency_id not in found_ids:
             selection.evidence = []
     session.flush()
+
+
+def _switched(
+    current: dict[int, PostingCompetency], competency: Competency, runner: Competency | None
+) -> PostingCompetency | None:
+    """The suggestion the coordinator switched from ``competency`` to its runner-up, if there is one.
+
+    A switch swaps the two (the suggestion holds the runner-up, and remembers the finding as its own
+    runner-up), so the same text finds the same pair again.
+    """
+    if runner is None:
+        return None
+    selection = current.get(runner.id)
+    if selection is not None and selection.runner_up_id == competency.id:
+        return selection
+    return None
 
 
 def _evidence_rows(finding: Finding) -> list[Evidence]:

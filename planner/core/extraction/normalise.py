@@ -56,7 +56,7 @@ def normalise_word(word: str) -> str:
         return word
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    word = _americanise(word)
+    word = americanise(word)
     word = _strip_inflection(word)
     if len(word) > 3 and word.endswith("e"):
         word = word[:-1]
@@ -74,6 +74,11 @@ def tokenise(text: str, offset: int = 0) -> list[Token]:
     return tokens
 
 
+def words(text: str, offset: int = 0) -> list[tuple[str, int, int]]:
+    """The words of ``text`` as written, with their offsets (plus ``offset``); articles included."""
+    return [(m.group(), m.start() + offset, m.end() + offset) for m in _TOKEN_RE.finditer(text)]
+
+
 def phrase_keys(phrase: str) -> list[tuple[str, ...]]:
     """The token-key sequences a library phrase matches: as written, and with hyphens closed up.
 
@@ -87,7 +92,7 @@ def phrase_keys(phrase: str) -> list[tuple[str, ...]]:
     return [v for v in dict.fromkeys(variants) if v]
 
 
-def _americanise(word: str) -> str:
+def americanise(word: str) -> str:
     """Fold British spellings onto American ones (optimise, behaviour, organisation, modelling)."""
     if "our" in word and word.startswith(("behav", "colo", "favo", "hono", "labo")):
         word = word.replace("our", "or", 1)

@@ -9,8 +9,11 @@ The rules, in words:
   each supporting phrase 0.1; supporting phrases alone count at most 0.3;
 - sentences add up with diminishing returns (the n-th strongest sentence counts 0.6**n), so a
   competency named once in a responsibility scores 1.0 and one repeated throughout scores more;
-- a competency is reported only with at least one strong phrase in a sentence that counts fully:
-  a company that "builds compilers" in its blurb is not asking a recruiter for compiler design.
+- a sentence that describes a competency in its own words, close to the library's description of
+  it (see ``profiles`` and ``paraphrases``), counts like one strong phrase;
+- a competency is reported only with at least one strong phrase or close description in a sentence
+  that counts fully: a company that "builds compilers" in its blurb is not asking a recruiter for
+  compiler design.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ SUPPORTING_PHRASE = 0.1
 SUPPORTING_ONLY_CAP = 0.3
 STRONG_SENTENCE_CAP = 2.0
 DECAY = 0.6
+DESCRIBED_STRENGTH = 1.0
 
 # Words that show a sentence is about the candidate or the job, not about the company.
 _REQUIREMENT_CUE_RE = re.compile(
@@ -48,11 +52,15 @@ class SentenceScore:
     weight: float
     strength: float
     matches: tuple[PhraseMatch, ...]
+    #: The sentence describes the competency closely enough to count without a strong phrase.
+    described: bool = False
+    #: Where the sentence says the words it shares with the competency's description (text offsets).
+    described_spans: tuple[tuple[int, int], ...] = ()
 
     @property
     def justifies(self) -> bool:
-        """Whether this sentence can serve as evidence (a strong phrase in a sentence that counts)."""
-        return self.strength > 0 and any(m.strong for m in self.matches)
+        """Whether this sentence can serve as evidence (a strong phrase or a close description)."""
+        return self.strength > 0 and (self.described or any(m.strong for m in self.matches))
 
     @property
     def describes_job(self) -> bool:
@@ -81,6 +89,16 @@ def score_sentence(sentence: Sentence, weight: float, matches: tuple[PhraseMatch
     else:
         raw = min(SUPPORTING_PHRASE * len(supporting), SUPPORTING_ONLY_CAP)
     return SentenceScore(sentence, weight, weight * raw, matches)
+
+
+def with_description(score: SentenceScore, spans: tuple[tuple[int, int], ...]) -> SentenceScore:
+    """The sentence's score once it is known to describe the competency in its own words.
+
+    A close description counts like one strong phrase; with phrases that already count more, it
+    adds nothing but the highlighted words.
+    """
+    strength = max(score.strength, score.weight * DESCRIBED_STRENGTH)
+    return SentenceScore(score.sentence, score.weight, strength, score.matches, True, spans)
 
 
 def combine(scores: list[SentenceScore]) -> float:

@@ -8,6 +8,7 @@ from flask_login import current_user
 from planner.core.errors import NotFound, PlannerError
 from planner.queries import postings as posting_queries
 from planner.services import postings as posting_services
+from planner.services import runner_ups
 from planner.services.postings import PostingFields
 from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm, PostingForm, SelectionForm
 from planner.web.coordinator.views import bp
@@ -226,3 +227,27 @@ def posting_suggestions_refresh(posting_id: int):
         "success",
     )
     return _back(posting_id)
+
+
+@bp.route("/postings/<int:posting_id>/competencies/<int:selection_id>/switch", methods=["POST"])
+def posting_competency_switch(posting_id: int, selection_id: int):
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        selection = runner_ups.switch_to_runner_up(
+            get_session(), posting_id, selection_id, actor_id=current_user.id
+        )
+    except NotFound as exc:
+        if posting_queries.get_posting(get_session(), posting_id) is None:
+            abort(404)
+        flash(str(exc), "error")
+        return _back(posting_id)
+    except PlannerError as exc:
+        get_session().rollback()
+        return _render_view(posting_id, (selection_id, str(exc)))
+    flash(
+        f"Switched to {selection.competency.name}, with the same evidence; "
+        f"{selection.runner_up.name} is offered back as also close.",
+        "success",
+    )
+    return _back(posting_id, f"sel-{selection_id}")

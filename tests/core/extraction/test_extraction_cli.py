@@ -72,3 +72,26 @@ def test_bad_input_exits_2_with_one_sentence_on_stderr(runner, tmp_path, content
     assert "Traceback" not in result.stderr
     if content is not None:
         assert path.read_bytes() == content
+
+
+PARAPHRASED = Path(__file__).parent / "postings" / "paraphrased-inference-engineer.txt"
+
+
+def test_json_names_each_runner_up_and_how_it_was_found(runner):
+    """--json adds runner_up (slug, name, reason, or null) and matched_by to every competency."""
+    result = runner.invoke(extract_command, [str(PARAPHRASED), "--json"])
+    assert result.exit_code == 0, result.output
+    competencies = {c["slug"]: c for c in json.loads(result.stdout)["competencies"]}
+    assert all("runner_up" in c and "matched_by" in c for c in competencies.values())
+    assert competencies["customer-ownership"]["runner_up"]["slug"] == "ownership"
+    assert set(competencies["customer-ownership"]["runner_up"]) == {"slug", "name", "reason"}
+    assert competencies["pre-silicon-feedback"]["matched_by"] == "description"
+    assert "ownership" not in competencies
+
+
+def test_human_output_shows_the_runner_up(runner):
+    """The readable listing says what else is close and which findings came from the description."""
+    result = runner.invoke(extract_command, [str(PARAPHRASED)])
+    assert result.exit_code == 0, result.output
+    assert "also close: Ownership and accountability [ownership]" in result.stdout
+    assert "found by description" in result.stdout
