@@ -55,3 +55,20 @@ def counts(db) -> tuple[int, ...]:
 
 def later(hours: float):
     return NOW + timedelta(hours=hours)
+
+
+def double_bookings(session) -> list[tuple]:
+    """Pairs of active seats of one person in overlapping, non-cancelled interviews."""
+    from sqlalchemy.orm import aliased
+
+    from planner.models import InterviewStatus, SeatStatus
+
+    s1, s2 = aliased(Seat), aliased(Seat)
+    i1, i2 = aliased(Interview), aliased(Interview)
+    return session.execute(
+        select(s1.interviewer_id, i1.id, i2.id)
+        .join(i1, i1.id == s1.interview_id).join(s2, s2.interviewer_id == s1.interviewer_id)
+        .join(i2, i2.id == s2.interview_id)
+        .where(s1.id < s2.id, s1.status == SeatStatus.ACTIVE, s2.status == SeatStatus.ACTIVE,
+               i1.status != InterviewStatus.CANCELLED, i2.status != InterviewStatus.CANCELLED,
+               i1.start < i2.end, i2.start < i1.end)).all()
