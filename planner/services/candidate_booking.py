@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
+from planner.core.calendar import build_itinerary
 from planner.core.errors import Conflict, ValidationFailed
 from planner.core.timezones import canonical_timezone, require_timezone
 from planner.models import (
@@ -46,7 +47,7 @@ from planner.services.candidate_offers import (
     offer_windows,
     offered_times,
 )
-from planner.services.invites import MailSettings, announce_cancelled, announce_moved
+from planner.services.invites import MailSettings, announce_cancelled, announce_moved, interview_event
 from planner.services.loop_state import MAX_REASON
 from planner.services.loops import WindowInput, windows_utc
 from planner.services.scheduling import confirm_in_transaction, proposal_entry
@@ -267,3 +268,14 @@ def submit_availability(session: Session, link_id: int, secret: str, windows: Se
         session.rollback()
         raise
     return loop
+
+
+def itinerary_ics(session: Session, loop_id: int, *, settings: MailSettings, now: datetime) -> bytes | None:
+    """The candidate's itinerary of the loop's booked interviews (METHOD:PUBLISH, no interviewer data), or
+    None when nothing is booked. Reads only."""
+    loop = session.get(Loop, loop_id)
+    interviews = booked_interviews(loop) if loop is not None else []
+    if not interviews:
+        return None
+    events = [interview_event(session, i, settings, last_modified=i.updated_at or now) for i in interviews]
+    return build_itinerary(events, settings.organizer, f"Your interviews for {events[0].posting_title}", now)
