@@ -41,6 +41,12 @@ class ItineraryItem:
     end: datetime
     location: str
     video_url: str
+    local_start: datetime
+    local_end: datetime
+
+    @property
+    def minutes(self) -> int:
+        return int((self.end - self.start) / timedelta(minutes=1))
 
 
 @dataclass(frozen=True)
@@ -89,9 +95,11 @@ def get_candidate_page(session: Session, loop_id: int) -> CandidatePage | None:
     else:
         rounds = [RoundSummary(str(r.get("name", "")), _kind(r.get("kind")), int(r.get("minutes") or 0))
                   for r in (version.snapshot if version else [])]
+    zone = ZoneInfo(loop.candidate.timezone)
     itinerary = [ItineraryItem(i.round_name, _kind((i.round_detail or {}).get("kind")), i.start, i.end,
                                (i.location or loop.location or "").strip(),
-                               (i.video_url or loop.video_url or "").strip())
+                               (i.video_url or loop.video_url or "").strip(),
+                               i.start.astimezone(zone), i.end.astimezone(zone))
                  for i in live]
     return CandidatePage(
         candidate_name=loop.candidate.name, timezone=loop.candidate.timezone,
