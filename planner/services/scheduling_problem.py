@@ -243,9 +243,11 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime,
     competencies = session.execute(select(Competency.id, Competency.slug, Competency.name)).all()
     slug_of = {cid: slug for cid, slug, _name in competencies}
     busy: dict[int, list[dict]] = defaultdict(list)
-    for block in session.scalars(select(BusyBlock).where(BusyBlock.end > lo, BusyBlock.start < hi)
-                                 .order_by(BusyBlock.start)):
-        busy[block.interviewer_id].append({"start": iso_z(block.start), "end": iso_z(block.end)})
+    # Columns, not objects: a pool's busy time runs to thousands of rows.
+    for interviewer_id, start, end in session.execute(
+            select(BusyBlock.interviewer_id, BusyBlock.start, BusyBlock.end)
+            .where(BusyBlock.end > lo, BusyBlock.start < hi).order_by(BusyBlock.start)):
+        busy[interviewer_id].append({"start": iso_z(start), "end": iso_z(end)})
     existing: dict[int, list[dict]] = defaultdict(list)
     rows = session.execute(
         select(Seat.interviewer_id, Interview.start, Interview.end)
