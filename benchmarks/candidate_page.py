@@ -57,6 +57,7 @@ from planner.models import (  # noqa: E402
     SelectionState,
     TrainingLevel,
 )
+from planner.queries.scheduling_fingerprint import scheduling_fingerprint  # noqa: E402
 from planner.services import candidate_links  # noqa: E402
 from planner.services.candidate_offers import (  # noqa: E402
     CACHE,
@@ -66,7 +67,6 @@ from planner.services.candidate_offers import (  # noqa: E402
     offer_windows,
     offered_times,
 )
-from planner.queries.scheduling_fingerprint import scheduling_fingerprint  # noqa: E402
 
 COMPETENCIES = ["compiler-design", "customer-ownership", "pre-silicon-feedback", "mentoring", "system-design",
                 "coding", "performance", "communication"]
