@@ -219,3 +219,28 @@ def test_availability_replaces_windows_for_the_coordinator(db):
         with pytest.raises(ValidationFailed):
             booking.submit_availability(db, link_id, secret, bad, now=NOW)
     assert counts(db) == before
+
+
+def test_booking_and_moving_pass_the_calendar_checker(db, tmp_path):
+    """Every calendar object a booking and a move queue, and the itinerary download, pass ics_check; each
+    interview's moved version is a proper update of the first (same UID, higher SEQUENCE)."""
+    from tests.core.calendar.ics_checker import run_ics_check
+
+    _world_, _pool, loop, link_id, secret = _world(db)
+    times = offers_now(db, loop).times
+    created = booking.book(db, link_id, secret, times[0].start, now=NOW, settings=OFFERS, mail=MAIL)
+    first = {m.interview_id: m.ics for m in _messages(db, loop.id) if m.kind == "itinerary"}
+    target = next(t for t in offers_now(db, loop).times if t.start.date() != times[0].start.date())
+    booking.reschedule(db, link_id, secret, target.start, now=NOW + timedelta(minutes=5), settings=OFFERS,
+                       mail=MAIL)
+    for message in _messages(db, loop.id):
+        (tmp_path / f"m{message.id}-{message.kind}-{message.method.lower()}.ics").write_bytes(message.ics)
+    (tmp_path / "itinerary.ics").write_bytes(booking.itinerary_ics(db, loop.id, settings=MAIL, now=NOW))
+    result = run_ics_check(tmp_path, "--allow-uninvite")
+    assert result.returncode == 0, result.output
+    moved = {m.interview_id: m.ics for m in _messages(db, loop.id) if m.kind == "itinerary"}
+    for interview in created:
+        (tmp_path / "a.ics").write_bytes(first[interview.id])
+        (tmp_path / "b.ics").write_bytes(moved[interview.id])
+        pair = run_ics_check("--pair", tmp_path / "a.ics", tmp_path / "b.ics")
+        assert pair.returncode == 0, pair.output
