@@ -210,3 +210,22 @@ def test_moving_and_cancelling_from_the_link(app, client, db, world):
         OutboxMessage.loop_id == world.link_loop.id))}
     assert methods == {"REQUEST", "CANCEL"}
     assert "Choose a start time" in client.get(f"/c/{token}").get_data(as_text=True)
+
+
+def test_coordinator_bad_link_requests_change_nothing(app, db, login, world):
+    """An unknown action, revoking when there is no link, a cancelled loop or a missing loop: one message or a
+    404, and no row written."""
+    client = login("coordinator")
+    before = counts(db)
+    response = client.post(f"/coordinator/loops/{world.link_loop.id}/candidate-link", data={"action": "bogus"})
+    assert "Choose to send the link or to copy it." in client.get(response.headers["Location"]).get_data(True)
+    response = client.post(f"/coordinator/loops/{world.link_loop.id}/candidate-link/revoke")
+    assert "no working link" in client.get(response.headers["Location"]).get_data(True)
+    assert client.post("/coordinator/loops/99999/candidate-link", data={"action": "send"}).status_code == 404
+    assert counts(db) == before
+    world.other.status = LoopStatus.CANCELLED
+    db.commit()
+    before = counts(db)
+    response = client.post(f"/coordinator/loops/{world.other.id}/candidate-link", data={"action": "send"})
+    assert "cancelled" in client.get(response.headers["Location"]).get_data(True)
+    assert counts(db) == before
