@@ -39,6 +39,16 @@ DEFAULTS: dict[str, Any] = {
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
     "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
+    # Candidates picking their own time through a link (README "Candidates").
+    "COMPANY_NAME": None,  # shown to candidates; unset: MAIL_ORGANIZER_NAME
+    "CANDIDATE_LINK_DAYS": 7,  # a link's lifetime (it also lives until a booked loop ends)
+    "CANDIDATE_NOTICE_HOURS": 24,  # nothing offered, moved or cancelled closer than this to the first round
+    "CANDIDATE_HORIZON_DAYS": 14,  # without windows on the loop: the coming days offered...
+    "CANDIDATE_DAY_HOURS": "09:00-17:00",  # ...these hours of them in the candidate's zone...
+    "CANDIDATE_DAYS": "mon tue wed thu fri",  # ...on these weekdays
+    "CANDIDATE_START_MINUTES": 30,  # offered starts on whole multiples of this many minutes
+    "CANDIDATE_SPLIT_DAYS": 2,  # days a loop with no gap limit may spread over
+    "CANDIDATE_OFFER_CACHE_SECONDS": 600,  # offered times kept at most this long (changes drop them at once)
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -366,3 +366,51 @@ def announce_replaced(
         count += _queue_candidate(session, interview, event, kind="update", settings=settings, now=now)
     session.flush()
     return count
+
+
+def announce_moved(
+    session: Session,
+    interview_id: int,
+    removed_interviewer_ids: Sequence[int],
+    *,
+    settings: MailSettings,
+    now: datetime,
+) -> int:
+    """An interview moved to a new time with a changed panel: SEQUENCE + 2, a CANCEL (at N-1) to each person
+    taken off, the updated REQUEST (at N) to the new panel, and the candidate's updated copy.
+
+    With nobody taken off this is :func:`announce_changed`.
+
+    :raise NotFound: the interview or a removed interviewer does not exist.
+    """
+    if not removed_interviewer_ids:
+        return announce_changed(session, interview_id, settings=settings, now=now)
+    session.flush()
+    interview = _get_interview(session, interview_id)
+    removed = []
+    for removed_id in removed_interviewer_ids:
+        person = session.get(Interviewer, removed_id)
+        if person is None:
+            raise NotFound(f"Interviewer {removed_id} does not exist.")
+        removed.append(person_of(person))
+    interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
+    interview.sequence += REASSIGNMENT_SEQUENCE_STEP
+    event = interview_event(session, interview, settings, last_modified=now)
+    assessors, trainees = panel(interview)
+    told = {
+        email.lower()
+        for email in session.scalars(
+            select(OutboxMessage.recipient_email).where(OutboxMessage.interview_id == interview.id)
+        )
+    }
+    added = [p for p in [*assessors, *trainees] if p.email.lower() not in told]
+    msgs = reassignment_messages(event, settings.organizer, removed, added, assessors, now, trainees=trainees)
+    count = 0
+    for message in msgs:
+        seq = event.sequence - 1 if message.method == "CANCEL" else event.sequence
+        count += _queue(
+            session, [message], kind="reassign", interview=interview, sequence=seq, settings=settings, now=now
+        )
+    count += _queue_candidate(session, interview, event, kind="update", settings=settings, now=now)
+    session.flush()
+    return count

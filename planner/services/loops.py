@@ -65,14 +65,16 @@ def require_zone(name: str) -> ZoneInfo:
         raise ValidationFailed(f"'{name}' is not a time zone; use an IANA name like Europe/Berlin.") from None
 
 
-def windows_utc(windows: Sequence[WindowInput], tz: str, *, now: datetime) -> list[tuple[datetime, datetime]]:
+def windows_utc(windows: Sequence[WindowInput], tz: str, *, now: datetime,
+                required: bool = True) -> list[tuple[datetime, datetime]]:
     """The windows as UTC spans, checked: end after start, in the future, not overlapping, at most 14.
 
     Local times are read in ``tz`` (a time that does not exist on a DST day moves forward, as clocks do).
+    :param required: whether no window at all is an error.
     :raise ValidationFailed: naming the first bad window.
     """
     zone = require_zone(tz)
-    if not windows:
+    if not windows and required:
         raise ValidationFailed("Add at least one window when the candidate can interview.")
     if len(windows) > MAX_WINDOWS:
         raise ValidationFailed(f"A loop takes at most {MAX_WINDOWS} windows.")
@@ -121,7 +123,8 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
     """
     posting = coverage_service.get_posting(session, posting_id)
     values = _clean(data)
-    spans = windows_utc(data.windows, values["timezone"], now=now)
+    # No windows: the candidate picks a time through a link (or the coordinator adds windows later).
+    spans = windows_utc(data.windows, values["timezone"], now=now, required=False)
     candidate = Candidate(name=values["name"], email=values["email"], timezone=values["timezone"])
     version = latest_version(session, posting_id)
     loop = Loop(posting_id=posting_id, candidate=candidate, plan_version_id=version.id if version else None,

@@ -111,10 +111,12 @@ def propose_batch(session: Session, posting_id: int, *, now: datetime, seed: int
     :raise ValidationFailed: when it has no draft loops or no published plan.
     """
     coverage_service.get_posting(session, posting_id)
-    ids = list(session.scalars(select(Loop.id).where(Loop.posting_id == posting_id,
+    # A loop without windows waits for its candidate to pick a time (or for windows).
+    ids = list(session.scalars(select(Loop.id).where(Loop.posting_id == posting_id, Loop.windows.any(),
                                                       Loop.status == LoopStatus.DRAFT).order_by(Loop.id)))
     if not ids:
-        raise ValidationFailed("The posting has no draft loops to schedule; add a loop first.")
+        raise ValidationFailed("The posting has no draft loops with availability windows to schedule; add a "
+                               "loop, or windows to a draft.")
     loops = get_loops(session, ids)
     built = build_problem(session, loops, now=now)
     return _proposals(session, loops, built, seed)
@@ -301,6 +303,17 @@ def confirm(session: Session, loop_id: int, interviews: Sequence[Mapping], *, ac
     """
     return confirm_many(session, {loop_id: interviews}, actor_id=actor_id, now=now, settings=settings,
                         override_reason=override_reason)[loop_id]
+
+
+def confirm_in_transaction(session: Session, proposals: Mapping[int, Sequence[Mapping]], *,
+                           actor_id: int | None, now: datetime, settings: MailSettings,
+                           override_reason: str | None = None) -> dict[int, list[Interview]]:
+    """What :func:`confirm_many` does -- lock, re-check, write, announce, audit -- without committing, for a
+    use case that writes more in the same transaction (a candidate booking through their link).
+
+    :raise: as :func:`confirm`.
+    """
+    return _confirm(session, proposals, actor_id, now, settings, override_reason)
 
 
 def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *, actor_id: int | None,

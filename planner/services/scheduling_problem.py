@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -136,21 +136,34 @@ def takes_trainee(item: dict) -> bool:
     return int(item.get("max_trainees") or 0) > 0
 
 
-def _windows(loop: Loop, now: datetime) -> list[dict]:
+#: UTC (start, end) spans standing in for a loop's own windows (times offered to the candidate).
+Spans = Sequence[tuple[datetime, datetime]]
+
+
+def _windows(spans: Spans, now: datetime) -> list[dict]:
     # Nothing is proposed in the past: windows are cut at the next slot from now.
     minute = (int(now.timestamp()) + 59) // 60
     first = datetime.fromtimestamp(-(-minute // SLOT_MINUTES) * SLOT_MINUTES * 60, UTC)
-    spans = []
-    for window in loop.windows:
-        start = max(window.start, first)
-        if window.end > start:
-            spans.append({"start": iso_z(start), "end": iso_z(window.end)})
-    return spans
+    cut = []
+    for start, end in spans:
+        start = max(start, first)
+        if end > start:
+            cut.append({"start": iso_z(start), "end": iso_z(end)})
+    return cut
 
 
-def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime) -> dict:
+def _spans(loop: Loop, windows: Mapping[int, Spans] | None) -> Spans:
+    if windows is not None and loop.id in windows:
+        return windows[loop.id]
+    return [(w.start, w.end) for w in loop.windows]
+
+
+def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime, spans: Spans,
+              round_keys: Collection[str] | None = None) -> dict:
     rounds = []
     for key, item in plan.rounds.items():
+        if round_keys is not None and key not in round_keys:
+            continue
         entry = {"id": key, "minutes": item["minutes"], "competencies": round_slugs(item),
                  "interviewers": item["interviewers"], "trainee": takes_trainee(item)}
         if item.get("min_outside_team"):
@@ -159,7 +172,7 @@ def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime) -> dict:
     doc = {"id": loop_key(loop.id),
            "candidate": {"name": loop.candidate.name, "email": loop.candidate.email,
                          "timezone": loop.candidate.timezone},
-           "windows": _windows(loop, now), "rounds": rounds}
+           "windows": _windows(spans, now), "rounds": rounds}
     if loop.hiring_team:
         doc["hiring_team"] = loop.hiring_team
     if loop.max_gap_minutes is not None:
@@ -167,9 +180,9 @@ def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime) -> dict:
     return doc
 
 
-def _horizon(loops: Sequence[Loop], now: datetime) -> tuple[datetime, datetime]:
-    starts = [w.start for loop in loops for w in loop.windows] or [now]
-    ends = [w.end for loop in loops for w in loop.windows] or [now]
+def _horizon(spans: Sequence[Spans], now: datetime) -> tuple[datetime, datetime]:
+    starts = [start for each in spans for start, _end in each] or [now]
+    ends = [end for each in spans for _start, end in each] or [now]
     return min(min(starts), now) - HORIZON_MARGIN, max(ends) + HORIZON_MARGIN
 
 
@@ -204,16 +217,25 @@ def lock_loops_and_people(session: Session, loop_ids: Sequence[int], people: Ite
     return loops
 
 
-def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> BuiltProblem:
+def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime,
+                  windows: Mapping[int, Spans] | None = None,
+                  round_keys: Mapping[int, Collection[str]] | None = None) -> BuiltProblem:
     """The problem for ``loops`` against every active interviewer, in a bounded number of queries.
 
     ``existing`` holds each interviewer's active seats in interviews of *other* loops that are not
     cancelled (assessor and trainee seats alike: both count toward caps).
 
-    :raise ValidationFailed: when a loop has no published plan, or the plan cannot form a problem.
+    :param windows: UTC spans used instead of a loop's own windows (by loop id).
+    :param round_keys: only these rounds of a loop's plan (by loop id), e.g. the rounds still to be held.
+    :raise ValidationFailed: when a loop has no windows or no published plan, or the plan cannot form a problem.
     """
     plans = {loop.id: loop_rounds(session, loop) for loop in loops}
-    lo, hi = _horizon(loops, now)
+    spans = {loop.id: _spans(loop, windows) for loop in loops}
+    for loop in loops:
+        if not spans[loop.id]:
+            raise ValidationFailed(f"The loop of {loop.candidate.name} has no availability windows yet: add "
+                                   "windows, or send the candidate a link to pick a time.")
+    lo, hi = _horizon(list(spans.values()), now)
     loop_ids = [loop.id for loop in loops]
     people = list(session.scalars(
         select(Interviewer).where(Interviewer.active.is_(True)).order_by(Interviewer.id)
@@ -221,9 +243,11 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> 
     competencies = session.execute(select(Competency.id, Competency.slug, Competency.name)).all()
     slug_of = {cid: slug for cid, slug, _name in competencies}
     busy: dict[int, list[dict]] = defaultdict(list)
-    for block in session.scalars(select(BusyBlock).where(BusyBlock.end > lo, BusyBlock.start < hi)
-                                 .order_by(BusyBlock.start)):
-        busy[block.interviewer_id].append({"start": iso_z(block.start), "end": iso_z(block.end)})
+    # Columns, not objects: a pool's busy time runs to thousands of rows.
+    for interviewer_id, start, end in session.execute(
+            select(BusyBlock.interviewer_id, BusyBlock.start, BusyBlock.end)
+            .where(BusyBlock.end > lo, BusyBlock.start < hi).order_by(BusyBlock.start)):
+        busy[interviewer_id].append({"start": iso_z(start), "end": iso_z(end)})
     existing: dict[int, list[dict]] = defaultdict(list)
     rows = session.execute(
         select(Seat.interviewer_id, Interview.start, Interview.end)
@@ -247,7 +271,8 @@ def build_problem(session: Session, loops: Sequence[Loop], *, now: datetime) -> 
                        if q.competency_id in slug_of},
         })
     doc = {"slot_minutes": SLOT_MINUTES, "interviewers": interviewers,
-           "loops": [_loop_doc(loop, plans[loop.id], now) for loop in loops]}
+           "loops": [_loop_doc(loop, plans[loop.id], now, spans[loop.id], (round_keys or {}).get(loop.id))
+                     for loop in loops]}
     try:
         problem = load_problem(doc)
     except ProblemError as exc:

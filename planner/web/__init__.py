@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from planner.web import account, auth, errors, filters, health
+from planner.web.candidate import bp as candidate_bp
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
 from planner.web.extensions import csrf, login_manager
@@ -27,3 +28,4 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(interviewer_bp)
     app.register_blueprint(manager_bp)
     app.register_blueprint(feeds_bp)
+    app.register_blueprint(candidate_bp)

@@ -34,7 +34,6 @@ def test_create_loop_converts_local_windows_and_pins_the_plan(db):
 @pytest.mark.parametrize(("changes", "message"), [
     ({"candidate_timezone": "Mars/Base"}, "not a time zone"),
     ({"candidate_email": "nope"}, "not an email"),
-    ({"windows": []}, "at least one window"),
     ({"windows": [WindowInput(date(2030, 3, 1), time(9), time(17))]}, "in the past"),
     ({"windows": [WindowInput(date(2030, 3, 7), time(9), time(12)),
                   WindowInput(date(2030, 3, 7), time(11), time(13))]}, "overlap"),

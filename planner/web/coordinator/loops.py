@@ -154,7 +154,9 @@ def loop_new():
         except PlannerError as exc:
             flash(str(exc), "error")
         else:
-            flash(f"Loop created for {loop.candidate.name}. Press Schedule to propose interviews.", "success")
+            flash(f"Loop created for {loop.candidate.name}. "
+                  + ("Press Schedule to propose interviews." if loop.windows else
+                     "Send them a link to pick a time, or add windows and press Schedule."), "success")
             return redirect(url_for("coordinator.loop_view", loop_id=loop.id))
     status = 400 if request.method == "POST" else 200
     return render_template("coordinator/loops/new.html", form=form), status

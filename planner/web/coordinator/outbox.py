@@ -108,7 +108,7 @@ def outbox_resend(message_id: int):
 def outbox_eml(message_id: int):
     message = _message_or_404(message_id)
     return Response(
-        eml_bytes(message),
+        eml_bytes(message, SmtpSettings.from_mapping(current_app.config).sender),
         mimetype="message/rfc822",
         headers={"Content-Disposition": f'attachment; filename="outbox-{message.id}.eml"'},
     )

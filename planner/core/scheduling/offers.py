@@ -1,0 +1,195 @@
+"""Offered start times: every start at which one whole loop can be staffed, each with the plan that staffs it.
+
+What a candidate choosing their own time is shown. From each start the loop is packed with the first-fit
+rules of :mod:`.greedy`: the first round starts exactly then, every next round at the earliest start
+where it can be staffed (rounds with the fewest qualified people first), each panel the least-loaded
+qualified people free then, within caps, seat rules, the gap limit and the candidate's windows. A start is
+offered only together with such a plan, so every offer can be handed to the validator as it stands;
+a start where first-fit finds no plan is not offered (it may miss a start only a cleverer assignment
+could staff, never offer one nobody can).
+
+The calendars do not change while the starts are tried, so a round's panel at a time is asked once
+(:class:`_Panels`): with nobody of the loop excluded first, and the answer reused whenever it seats
+nobody the loop already holds.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from planner.core.scheduling.availability import build_calendars, grid_starts
+from planner.core.scheduling.greedy import CalendarFree, RoundPools, all_pools, pick_panel
+from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem, Round
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NOBODY: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A start (UTC minute of the first round) and the plan that staffs the whole loop from it."""
+
+    start: int
+    plan: LoopPlan
+
+    @property
+    def end(self) -> int:
+        return max(i.end for i in self.plan.interviews)
+
+
+class _Panels:
+    """``pick_panel`` answers for one loop against fixed calendars, keyed by round, grid index and exclusions."""
+
+    def __init__(self, problem: Problem, loop: Loop, pools: dict[str, RoundPools]) -> None:
+        calendars = build_calendars(problem)
+        self.loop, self.pools, self.slot = loop, pools, problem.slot_minutes
+        self.ledger = Ledger(calendars)
+        self.calendar_free = CalendarFree(calendars)
+        self.known: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+
+    def _ask(self, rnd: Round, g: int, excluded: frozenset[str]):
+        key = (rnd.id, g, excluded)
+        if key not in self.known:
+            self.known[key] = pick_panel(rnd, self.loop, g * self.slot, self.ledger, self.pools[rnd.id],
+                                         set(excluded), self.calendar_free)
+        return self.known[key]
+
+    def panel(self, rnd: Round, g: int, excluded: frozenset[str]):
+        """Assessors and trainees for ``rnd`` at grid index ``g`` with ``excluded`` people taken, or None.
+
+        The answer with nobody excluded decides most questions: no panel then means none with fewer people
+        either, and a panel seating none of ``excluded`` is the very one ``pick_panel`` would pick without
+        them (it takes the first fitting panel in least-loaded order, and leaving out people it passed over
+        changes neither that order nor that panel).
+        """
+        free = self._ask(rnd, g, _NOBODY)
+        if free is None or not excluded:
+            return free
+        assessors, trainees = free
+        if excluded.isdisjoint(assessors) and excluded.isdisjoint(trainees):
+            return free
+        return self._ask(rnd, g, excluded)
+
+
+class _Grid:
+    """The grid starts of each round length inside the loop's windows, with each window's local day."""
+
+    def __init__(self, loop: Loop, slot: int, zone: ZoneInfo) -> None:
+        self.slot = slot
+        windows = sorted(loop.windows, key=lambda w: w.start)
+        days = [(_EPOCH + timedelta(minutes=w.start)).astimezone(zone).date().toordinal() for w in windows]
+        self.starts: dict[int, list[int]] = {}
+        self.days: dict[int, list[int]] = {}
+        for minutes in {r.minutes for r in loop.rounds}:
+            starts, start_days = [], []
+            for window, day in zip(windows, days, strict=True):
+                for g in grid_starts(window.start, window.end, minutes, slot):
+                    starts.append(g)
+                    start_days.append(day)
+            self.starts[minutes], self.days[minutes] = starts, start_days
+
+    def index(self, minutes: int, g: int) -> int:
+        """Position of the first grid start at or after index ``g`` for a round of ``minutes``."""
+        return bisect_left(self.starts[minutes], g)
+
+    def holds(self, minutes: int, g: int) -> bool:
+        starts = self.starts[minutes]
+        at = bisect_left(starts, g)
+        return at < len(starts) and starts[at] == g
+
+    def day(self, minutes: int, g: int) -> int:
+        return self.days[minutes][bisect_left(self.starts[minutes], g)]
+
+
+def offers(problem: Problem, loop_id: str, *, starts: Iterable[int] | None = None, step: int | None = None,
+           earliest: int | None = None, max_days: int = 1) -> list[Offer]:
+    """Every start at which the loop ``loop_id`` can be staffed whole, with the plan for each, in time order.
+
+    :param starts: the starts (UTC minutes) to try; by default every grid start inside the loop's windows.
+    :param step: only default starts on whole multiples of this many minutes (from 00:00 UTC) are tried.
+    :param earliest: no default start before this UTC minute.
+    :param max_days: the rounds lie within this many of the candidate's local days, counted from the day of
+        the first round (rounds go to later days only when the loop's gap limit allows such breaks).
+    """
+    loop = problem.loop(loop_id)
+    slot = problem.slot_minutes
+    zone = ZoneInfo(loop.candidate.get("timezone") or "UTC")
+    pools = all_pools(problem)[loop.id]
+    order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
+    grid = _Grid(loop, slot, zone)
+    panels = _Panels(problem, loop, pools)
+    if starts is None:
+        shortest = min(r.minutes for r in loop.rounds)
+        step = max(step or slot, slot)
+        starts = [g * slot for g in grid.starts[shortest]
+                  if (earliest is None or g * slot >= earliest) and (g * slot) % step == 0]
+    found = []
+    for start in sorted(set(starts)):
+        if start % slot:
+            continue
+        plan = _pack(loop, start // slot, order, grid, panels, max_days)
+        if plan is not None:
+            found.append(Offer(start, plan))
+    return found
+
+
+def _pack(loop: Loop, first: int, order: list[Round], grid: _Grid, panels: _Panels,
+          max_days: int) -> LoopPlan | None:
+    """The loop packed from grid index ``first`` (its first round starts exactly then), or None."""
+    slot = grid.slot
+    placed = None
+    for rnd in order:  # the first round: the scarcest round that can be staffed at the start itself
+        if grid.holds(rnd.minutes, first):
+            panel = panels.panel(rnd, first, _NOBODY)
+            if panel is not None:
+                placed = (rnd, first, panel)
+                break
+    if placed is None:
+        return None
+    first_day = grid.day(placed[0].minutes, first)
+    interviews: list[Interview] = []
+    used: set[str] = set()
+    remaining = list(order)
+    while placed is not None:
+        rnd, g, (assessors, trainees) = placed
+        interviews.append(Interview(rnd.id, g * slot, g * slot + rnd.minutes, assessors, trainees))
+        used.update(assessors)
+        used.update(trainees)
+        remaining.remove(rnd)
+        if not remaining:
+            return LoopPlan(loop.id, tuple(interviews))
+        placed = _next_round(loop, g * slot + rnd.minutes, remaining, order, grid, panels, frozenset(used),
+                             first_day + max_days)
+    return None
+
+
+def _next_round(loop: Loop, cursor: int, remaining: list[Round], order: list[Round], grid: _Grid,
+                panels: _Panels, excluded: frozenset[str], day_limit: int):
+    """The earliest (round, grid index, panel) after ``cursor`` within the gap limit; ties to the scarcer round."""
+    slot = grid.slot
+    latest = None if loop.max_gap_minutes is None else cursor + loop.max_gap_minutes
+    first_g = -(-cursor // slot)
+    heap = []
+    for rnd in remaining:
+        at = grid.index(rnd.minutes, first_g)
+        if at < len(grid.starts[rnd.minutes]):
+            heap.append((grid.starts[rnd.minutes][at], order.index(rnd), at, rnd))
+    heapq.heapify(heap)
+    while heap:
+        g, rank, at, rnd = heapq.heappop(heap)
+        if latest is not None and g * slot > latest:
+            return None  # every other candidate start is later still
+        if grid.days[rnd.minutes][at] >= day_limit:
+            continue  # this round's later starts are on later days too
+        panel = panels.panel(rnd, g, excluded)
+        if panel is not None:
+            return rnd, g, panel
+        if at + 1 < len(grid.starts[rnd.minutes]):
+            heapq.heappush(heap, (grid.starts[rnd.minutes][at + 1], rank, at + 1, rnd))
+    return None
