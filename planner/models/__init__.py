@@ -1,6 +1,7 @@
 """Typed ORM models, one module per aggregate; importing this package registers them all."""
 
 from planner.db import Base
+from planner.models.inbound import CounterState, InboundMessage, InboundOutcome
 from planner.models.loops import (
     Candidate,
     Interview,
@@ -8,6 +9,7 @@ from planner.models.loops import (
     Loop,
     LoopStatus,
     LoopWindow,
+    PartStat,
     Seat,
     SeatRole,
     SeatStatus,
@@ -28,6 +30,7 @@ from planner.models.records import AuditEntry, OutboxMessage, OutboxState, Ratin
 from planner.models.users import ROLES, User
 
 __all__ = [
+    "CounterState", "InboundMessage", "InboundOutcome", "PartStat",
     "ROLES", "AuditEntry", "Base", "BusyBlock", "Candidate", "Competency", "CompetencyCategory",
     "Evidence", "Focus", "Interview", "InterviewStatus", "Interviewer", "Loop", "LoopStatus",
     "LoopWindow", "OutboxMessage", "OutboxState", "PlanVersion", "Posting", "PostingCompetency",
