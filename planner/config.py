@@ -39,6 +39,18 @@ DEFAULTS: dict[str, Any] = {
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
     "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
+    # The organizer mailbox calendar answers arrive in (`planner inbox`); no server: answers are uploaded by hand.
+    "IMAP_SERVER": None,
+    "IMAP_PORT": None,  # 993 with IMAP_USE_SSL, else 143
+    "IMAP_USERNAME": None,
+    "IMAP_PASSWORD": None,
+    "IMAP_USE_SSL": True,
+    "IMAP_STARTTLS": False,
+    "IMAP_MAILBOX": "INBOX",
+    "IMAP_POLL_SECONDS": 60,
+    "IMAP_TIMEOUT": 30,
+    "INBOUND_MAX_BYTES": 1_000_000,  # a larger inbound message or upload is refused unread
+    "INBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's inbox
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -153,6 +153,20 @@ def _walk(message: Message, limits: InboundLimits) -> tuple[list[Message], bool]
     return found, tnef
 
 
+def read_headers(raw: bytes, limits: InboundLimits) -> Envelope:
+    """Only the envelope (sender, Message-ID, subject) from a message's header block; no calendar parts.
+
+    For a message refused on its size: the inbox still shows who sent it. Anything unreadable is left out.
+    """
+    try:
+        check_headers(raw[: limits.max_header_bytes] + b"\r\n\r\n", limits)
+        message = message_from_bytes(raw[: limits.max_header_bytes], policy=compat32)
+        sender, problem = _sender(message)
+        return Envelope(sender, problem, _message_id(message), _text(message.get("Subject"), 300), ())
+    except Exception:  # noqa: BLE001 - the size already decided the refusal; the rest is best effort
+        return Envelope(None, "", None, "", ())
+
+
 def read_envelope(raw: bytes, limits: InboundLimits) -> Envelope:
     """Parse an email within ``limits``: sender, Message-ID, subject and decoded calendar parts.
 

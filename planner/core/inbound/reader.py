@@ -10,7 +10,14 @@ from __future__ import annotations
 import hashlib
 
 from planner.core.inbound.itip import CalendarFacts, ItipRefused, pick_answer, read_calendar
-from planner.core.inbound.mime import CalendarPart, Envelope, MimeRefused, looks_like_calendar, read_envelope
+from planner.core.inbound.mime import (
+    CalendarPart,
+    Envelope,
+    MimeRefused,
+    looks_like_calendar,
+    read_envelope,
+    read_headers,
+)
 from planner.core.inbound.types import InboundLimits, InboundReply, Refusal
 
 DEFAULT_LIMITS = InboundLimits()
@@ -59,16 +66,27 @@ def _refusal(reason: str, envelope: Envelope | None, size: int, *, bare: bool = 
                    subject=envelope.subject if envelope else "", size=size)
 
 
-def read_reply(raw: bytes, limits: InboundLimits = DEFAULT_LIMITS) -> InboundReply | Refusal:
+def _too_large(size: int, limits: InboundLimits) -> str:
+    return f"it is {size:,} bytes, larger than the {limits.max_bytes:,} bytes allowed"
+
+
+def read_reply(raw: bytes, limits: InboundLimits = DEFAULT_LIMITS, *,
+               declared_size: int | None = None) -> InboundReply | Refusal:
     """The REPLY or COUNTER carried by ``raw`` (an email or a bare .ics file), or why it is refused.
 
     Larger input than ``limits.max_bytes`` is refused on its length alone, before anything is parsed.
+
+    :param declared_size: the size a mail server reports for a message whose body was not fetched
+        because of it; ``raw`` then holds only its header block, read for the envelope alone.
     """
+    if declared_size is not None and declared_size > limits.max_bytes:
+        envelope = read_headers(bytes(raw or b""), limits)
+        return _refusal(_too_large(declared_size, limits), envelope, declared_size)
     size = len(raw) if isinstance(raw, bytes | bytearray) else 0
     if not isinstance(raw, bytes | bytearray) or not raw.strip():
         return _refusal("it is empty", None, size)
     if size > limits.max_bytes:
-        return _refusal(f"it is {size:,} bytes, larger than the {limits.max_bytes:,} bytes allowed", None, size)
+        return _refusal(_too_large(size, limits), None, size)
     raw = bytes(raw)
     bare = looks_like_calendar(raw)
     envelope = None
