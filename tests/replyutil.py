@@ -31,7 +31,9 @@ def reply_calendar(request_ics: bytes, attendee: str, partstat: str, *, now: dat
     cal.pop("METHOD")
     cal.add("METHOD", method)
     event = next(iter(cal.walk("VEVENT")))
-    mine = [a for a in event.get("ATTENDEE") if str(a).lower().removeprefix("mailto:") == attendee.lower()]
+    attendees = event.get("ATTENDEE")
+    attendees = attendees if isinstance(attendees, list) else [attendees]
+    mine = [a for a in attendees if str(a).lower().removeprefix("mailto:") == attendee.lower()]
     assert mine, f"{attendee} is not an attendee of this invite"
     event.pop("ATTENDEE")
     event.add("ATTENDEE", vCalAddress.new(attendee, cn=mine[0].params.get("CN"), partstat=partstat))

@@ -126,6 +126,7 @@ def _apply_reply(session: Session, row: InboundMessage, found: InboundReply, mat
     seat.partstat_via = VIA[source]
     row.outcome = InboundOutcome.APPLIED
     row.reason = f"{person.name} {ANSWER_WORDS[partstat.value]} '{interview.round_name}'."
+    session.add(row)
     session.flush()
     record(session, actor_id=actor_id, action="reply_recorded", entity="seat", entity_id=seat.id,
            reason=found.comment or partstat.value, loop_id=interview.loop_id, interviewer_id=person.id,
@@ -137,6 +138,7 @@ def _apply_counter(session: Session, row: InboundMessage, match: Match, *, actor
     interview, person = match.interview, match.person
     row.outcome, row.counter_state = InboundOutcome.COUNTER, CounterState.OPEN
     row.reason = f"{person.name} proposes a new time for '{interview.round_name}'."
+    session.add(row)
     session.flush()
     record(session, actor_id=actor_id, action="counter_received", entity="inbound_message", entity_id=row.id,
            reason=row.comment or "new time proposed", loop_id=interview.loop_id, interviewer_id=person.id,
@@ -204,12 +206,13 @@ def process_message(session: Session, raw: bytes, *, source: str, now: datetime,
                          actor_id=actor_id,
                          fingerprint=(found.message_id or fingerprint(raw))[:300], loop_id=loop_id)
     _fill(row, found)
-    session.add(row)
     try:
         if isinstance(found, Refusal):
             row.outcome, row.reason = InboundOutcome.REFUSED, found.reason
         else:
+            # The row joins the session once decided: the checks' queries must not flush it half-filled.
             _decide(session, row, found, source=source, loop_id=loop_id, actor_id=actor_id, now=now)
+        session.add(row)
         session.commit()
     except IntegrityError:
         # Another poller recorded the same IMAP message a moment ago: theirs stands, this one changes nothing.
