@@ -114,7 +114,8 @@ def _config(root: Path, port: int) -> str:
     return "\n".join([
         f"base_dir = {root}/run", f"state_dir = {root}/state", f"log_path = {root}/dovecot.log",
         "protocols = imap", "listen = 127.0.0.1", "ssl = no", "disable_plaintext_auth = no",
-        "auth_mechanisms = plain login", *_users_lines(root),
+        "auth_mechanisms = plain login", "auth_failure_delay = 0",
+        *_users_lines(root),
         f"mail_location = maildir:{root}/mail/%u",
         "passdb {", "  driver = passwd-file", f"  args = scheme=PLAIN username_format=%u {root}/passwd", "}",
         "userdb {", "  driver = static", f"  args = home={root}/mail/%u", "}",

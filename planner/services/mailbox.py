@@ -99,7 +99,10 @@ class PollReport:
 
 
 def _fail(settings: ImapSettings, what: str, exc: BaseException) -> MailboxUnavailable:
-    detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+    # imaplib puts the server's answer in as bytes ("b'[AUTHENTICATIONFAILED] ...'"): show its text.
+    raw = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], bytes) else str(exc)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    detail = " ".join(text.split())[:200].rstrip(".") or type(exc).__name__
     return MailboxUnavailable(f"{what} the IMAP server {settings.server}:{settings.port} ({detail}).")
 
 
