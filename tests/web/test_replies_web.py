@@ -211,3 +211,20 @@ def test_bad_replies_by_mail_are_refused_with_their_reasons_on_the_inbox_page(lo
                   "version 0 of the invite, but version 1 was sent", "has no calendar part",
                   "larger than the 1,000,000 bytes allowed"):
         assert words in html, words
+
+
+@pytest.mark.parametrize(("start", "shown"), [
+    (datetime(2030, 3, 8, 15, 0, tzinfo=UTC), "Fri 10:00 EST"),   # before the US change on Sun 10 March 2030
+    (datetime(2030, 3, 11, 14, 0, tzinfo=UTC), "Mon 10:00 EDT"),  # after it: the same wall time, one hour less UTC
+])
+def test_a_decline_is_shown_in_the_coordinators_zone_across_daylight_saving(app, db, make_user, start, shown):
+    """The flag says the interview's time in the viewer's zone, on either side of a daylight-saving change."""
+    a = answered_loop(db)
+    a.interview.start, a.interview.end = start, start + (a.interview.end - a.interview.start)
+    db.commit()
+    process_message(db, mail_answer(db, a.interview, a.mentor, "DECLINED"), source="imap", now=NOW)
+    make_user(email="ny@example.com", roles=("coordinator",), timezone="America/New_York")
+    client = app.test_client()
+    client.post("/login", data={"email": "ny@example.com", "password": "password123"})
+    home = client.get("/coordinator/").get_data(as_text=True)
+    assert f"{a.mentor.name} declined Mentoring, {shown}" in home
