@@ -70,7 +70,7 @@ def check_headers(raw: bytes, limits: InboundLimits) -> None:
     if match is None:
         if len(raw) > limits.max_header_bytes:
             raise MimeRefused(f"its headers are larger than {limits.max_header_bytes:,} bytes")
-        raise MimeRefused("it has no email headers and no body; it is not an email")
+        raise MimeRefused("it is not an email (no header block followed by a body)")
     field = 0
     for line in raw[: match.start()].splitlines():
         # A line starting with white space continues the field before it (RFC 5322 folding).
