@@ -112,3 +112,40 @@ def test_the_inbox_lists_uploaded_answers_with_their_outcome(page, live_db):
     page.wait_for_load_state("networkidle")
     assert page.locator(".inbox-table tbody tr").count() == 1
     assert_accessible(page)
+
+
+def test_a_proposed_new_time_is_moved_to_from_the_loop_page(page, live_db):
+    """An uploaded COUNTER shows on the loop page; "Move the round there" moves the round after re-checking."""
+    from planner.services.changes import reschedule_options
+
+    with make_session_factory(live_db)() as session:
+        interview, person = _sole_assessor(session)
+        ics = session.scalar(select(OutboxMessage.ics).where(OutboxMessage.interview_id == interview.id,
+                                                             OutboxMessage.recipient_email == person.email))
+        start = reschedule_options(session, interview.id, now=utcnow())[0]
+        loop_id, round_name, old, end = interview.loop_id, interview.round_name, interview.start, interview.end
+    stamp = "%Y%m%dT%H%M%SZ"
+    calendar = reply_calendar(ics, person.email, "TENTATIVE", now=utcnow(), comment="Earlier suits me better",
+                              method="COUNTER")
+    calendar = calendar.replace(f"DTSTART:{old:{stamp}}".encode(), f"DTSTART:{start:{stamp}}".encode()).replace(
+        f"DTEND:{end:{stamp}}".encode(), f"DTEND:{start + (end - old):{stamp}}".encode())
+    raw = reply_email(calendar, sender=person.email, organizer="recruiting@planner.example",
+                      subject="New Time Proposed: interview", method="COUNTER")
+    sign_in(page, "coordinator@demo.test")
+    page.goto(f"/coordinator/loops/{loop_id}")
+    page.locator("summary", has_text="Record an answer from a file").click()
+    page.get_by_label("Calendar answer (.eml or .ics)").set_input_files(
+        {"name": "counter.eml", "mimeType": "message/rfc822", "buffer": raw})
+    page.get_by_role("button", name="Record the answer").click()
+    page.wait_for_load_state("networkidle")
+    assert f"{person.name} proposes a new time for '{round_name}'" in page.locator(".flashes").inner_text()
+    proposal = page.locator(".proposal")
+    assert f"{person.name} proposes" in proposal.inner_text() and "Earlier suits me better" in proposal.inner_text()
+    assert_accessible(page)
+    screenshot(page, "replies-loop-proposal")
+    proposal.get_by_role("button", name="Move the round there").click()
+    page.wait_for_load_state("networkidle")
+    assert f"'{round_name}' moved to the proposed time" in page.locator(".flashes").inner_text()
+    assert page.locator(".proposal").count() == 0
+    with make_session_factory(live_db)() as session:
+        assert session.get(Interview, interview.id).start == start
