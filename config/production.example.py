@@ -11,3 +11,8 @@ MAIL_USE_TLS = True
 SESSION_COOKIE_SECURE = True
 REMEMBER_COOKIE_SECURE = True
 PREFERRED_URL_SCHEME = "https"
+# The same mailbox receives the calendar answers `planner inbox` reads (secrets in the environment).
+IMAP_SERVER = "imap.example.com"
+IMAP_PORT = 993
+IMAP_USE_SSL = True
+IMAP_MAILBOX = "INBOX"

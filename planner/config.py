@@ -49,6 +49,18 @@ DEFAULTS: dict[str, Any] = {
     "CANDIDATE_START_MINUTES": 30,  # offered starts on whole multiples of this many minutes
     "CANDIDATE_SPLIT_DAYS": 2,  # days a loop with no gap limit may spread over
     "CANDIDATE_OFFER_CACHE_SECONDS": 600,  # offered times kept at most this long (changes drop them at once)
+    # The organizer mailbox calendar answers arrive in (`planner inbox`); no server: answers are uploaded by hand.
+    "IMAP_SERVER": None,
+    "IMAP_PORT": None,  # 993 with IMAP_USE_SSL, else 143
+    "IMAP_USERNAME": None,
+    "IMAP_PASSWORD": None,
+    "IMAP_USE_SSL": True,
+    "IMAP_STARTTLS": False,
+    "IMAP_MAILBOX": "INBOX",
+    "IMAP_POLL_SECONDS": 60,
+    "IMAP_TIMEOUT": 30,
+    "INBOUND_MAX_BYTES": 1_000_000,  # a larger inbound message or upload is refused unread
+    "INBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's inbox
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -2,6 +2,7 @@
 
 from planner.db import Base
 from planner.models.candidate_links import CandidateLink
+from planner.models.inbound import CounterState, InboundMessage, InboundOutcome
 from planner.models.loops import (
     Candidate,
     Interview,
@@ -9,6 +10,7 @@ from planner.models.loops import (
     Loop,
     LoopStatus,
     LoopWindow,
+    PartStat,
     Seat,
     SeatRole,
     SeatStatus,
@@ -29,6 +31,7 @@ from planner.models.records import AuditEntry, OutboxMessage, OutboxState, Ratin
 from planner.models.users import ROLES, User
 
 __all__ = [
+    "CounterState", "InboundMessage", "InboundOutcome", "PartStat",
     "ROLES", "AuditEntry", "Base", "BusyBlock", "Candidate", "CandidateLink", "Competency", "CompetencyCategory",
     "Evidence", "Focus", "Interview", "InterviewStatus", "Interviewer", "Loop", "LoopStatus",
     "LoopWindow", "OutboxMessage", "OutboxState", "PlanVersion", "Posting", "PostingCompetency",

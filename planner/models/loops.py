@@ -39,6 +39,15 @@ class SeatStatus(enum.Enum):
     REMOVED = "removed"
 
 
+class PartStat(enum.Enum):
+    """An interviewer's answer to an interview invite (iTIP PARTSTAT, RFC 5545 section 3.2.12)."""
+
+    ACCEPTED = "accepted"
+    TENTATIVE = "tentative"
+    DECLINED = "declined"
+    NEEDS_ACTION = "needs-action"
+
+
 class Candidate(Base):
     __tablename__ = "candidates"
 
@@ -132,6 +141,12 @@ class Seat(Base):
     #: Training level the trainee held when seated (progress counts completed seats per level).
     training_level: Mapped[str | None] = mapped_column(String(32))
     status: Mapped[SeatStatus] = mapped_column(enum_column(SeatStatus, "seat_status"), default=SeatStatus.ACTIVE)
+    #: The person's last answer to the invite (None until they answer), when they gave it, what they wrote,
+    #: and how it came in: "mail" (their calendar's reply), "upload" (a coordinator's upload) or "app".
+    partstat: Mapped[PartStat | None] = mapped_column(enum_column(PartStat, "partstat"))
+    partstat_at: Mapped[datetime | None]
+    partstat_comment: Mapped[str] = mapped_column(Text, default="", server_default="")
+    partstat_via: Mapped[str | None] = mapped_column(String(16))
 
     interview: Mapped[Interview] = relationship(back_populates="seats")
     interviewer: Mapped[Interviewer] = relationship()

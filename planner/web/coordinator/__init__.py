@@ -11,6 +11,7 @@ from planner.web.coordinator import (  # noqa: F401
     plans,  # noqa: F401
     pool,  # noqa: F401
     postings,
+    replies,  # noqa: F401
 )
 from planner.web.coordinator.views import bp
 

@@ -33,6 +33,7 @@ from planner.web.coordinator.proposal_pages import (
     render_proposal,
     unless_draft,
 )
+from planner.web.coordinator.replies import loop_replies
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.mail_settings import mail_settings
@@ -169,7 +170,8 @@ def loop_view(loop_id: int):
     messages = loop_queries.loop_messages(session, loop_id) if detail.loop.status.value != "draft" else []
     total = loop_queries.count_loop_messages(session, loop_id) if messages else 0
     return render_template("coordinator/loops/view.html", d=detail, loop=detail.loop,
-                           cancel_form=CancelForm(), messages=messages, message_total=total, now=utcnow())
+                           cancel_form=CancelForm(), messages=messages, message_total=total, now=utcnow(),
+                           replies=loop_replies(loop_id) if detail.loop.status.value == "scheduled" else None)
 
 
 @bp.route("/loops/<int:loop_id>/windows", methods=["GET", "POST"])

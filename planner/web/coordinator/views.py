@@ -6,6 +6,7 @@ from flask import Blueprint, render_template
 
 from planner.db import utcnow
 from planner.queries.overview import get_overview
+from planner.queries.replies import get_replies_overview
 from planner.web.dbsession import get_session
 from planner.web.roles import restrict_blueprint
 
@@ -15,4 +16,5 @@ restrict_blueprint(bp, "coordinator")
 
 @bp.route("/")
 def home():
-    return render_template("coordinator/home.html", overview=get_overview(get_session(), now=utcnow()))
+    return render_template("coordinator/home.html", overview=get_overview(get_session(), now=utcnow()),
+                           replies=get_replies_overview(get_session(), now=utcnow()))

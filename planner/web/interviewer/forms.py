@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask_wtf import FlaskForm
-from wtforms import SubmitField, TextAreaField
+from wtforms import StringField, SubmitField, TextAreaField
+from wtforms.validators import InputRequired, Length, Optional
 
 RATING_PREFIX = "rating-"
 
@@ -20,3 +21,10 @@ class ScorecardForm(FlaskForm):
     def ratings(self, formdata: Mapping[str, str]) -> dict[str, str]:
         """Every ``rating-<slug>`` field posted, slug -> raw value (the service refuses unknown slugs)."""
         return {key[len(RATING_PREFIX):]: value for key, value in formdata.items() if key.startswith(RATING_PREFIX)}
+
+
+class AnswerForm(FlaskForm):
+    """Accept or decline (the value of the pressed button); the service checks both and wants a decline's reason."""
+
+    answer = StringField("Answer", validators=[InputRequired(message="Choose accept or decline."), Length(max=16)])
+    reason = TextAreaField("Why you decline", validators=[Optional(), Length(max=2000)])

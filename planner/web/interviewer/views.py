@@ -9,6 +9,7 @@ from planner.core.calendar import local_time_range
 from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
 from planner.queries.my_interviews import get_scorecard_sheet, interviewer_for_user, list_my_interviews
+from planner.queries.replies import my_answers
 from planner.services.feeds import InterviewCancelled, interview_download, rotate_feed_token
 from planner.services.scorecards import RATING_LABELS, ScorecardInput, save_scorecard
 from planner.web.dbsession import get_session
@@ -40,6 +41,7 @@ def home():
         past=past,
         links=feed_links(me.feed_token),
         when=_when,
+        answers=my_answers(session, me.id),
     )
 
 
