@@ -362,6 +362,7 @@ def resend(session: Session, message_id: int, *, actor_id: int | None, now: date
         entity="outbox_message",
         entity_id=message.id,
         details={"previous_state": previous, "recipient": message.recipient_email},
+        loop_id=message.loop_id,
     )
     session.commit()
     return message
