@@ -39,6 +39,8 @@ DEFAULTS: dict[str, Any] = {
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
     "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
+    "SCORECARD_DUE_HOURS": 24,  # a scorecard is due this many hours after its interview ends
+    "SCORECARD_REMINDERS": True,  # `planner worker` queues one reminder a day to assessors with overdue scorecards
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -23,6 +23,7 @@ COMMAND_PATHS = {
     "coverage": "planner.cli.coverage:coverage_command",
     "invites": "planner.cli.invites:invites_group",
     "worker": "planner.cli.worker:worker_command",
+    "reminders": "planner.cli.reminders:reminders_command",
 }
 
 

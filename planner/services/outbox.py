@@ -43,6 +43,7 @@ from sqlalchemy.orm import Session
 
 from planner.core.calendar import Organizer, Person, build_imip_message
 from planner.core.errors import NotFound, ValidationFailed
+from planner.core.mail import build_plain_message
 from planner.models import OutboxMessage, OutboxState
 from planner.services.audit import record
 
@@ -116,7 +117,17 @@ def _organizer_of(ics: bytes) -> Organizer:
 
 
 def render_email(message: OutboxMessage, *, date: datetime | None = None) -> EmailMessage:
-    """The iMIP email of an outbox row, with its fixed Message-ID (``date`` defaults to its creation)."""
+    """The email of an outbox row, with its fixed Message-ID (``date`` defaults to its creation).
+
+    A calendar message becomes an iMIP email (text/calendar part, From its ORGANIZER); a row without a
+    calendar object (a reminder) becomes a plain text + HTML email from its stored sender.
+    """
+    if not message.is_calendar:
+        return build_plain_message(
+            message.sender_email or "", message.sender_name or "", message.recipient_email,
+            message.recipient_name, message.subject, message.body_text, message.body_html,
+            date=date or message.created_at, message_id=message.message_id,
+        )
     recipient = Person(
         email=message.recipient_email, name=message.recipient_name or message.recipient_email, timezone="UTC"
     )

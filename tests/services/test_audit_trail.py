@@ -39,6 +39,7 @@ from planner.services import (
     outbox,
     plans,
     postings,
+    reminders,
     replacements,
     scheduling,
     scorecards,
@@ -435,6 +436,14 @@ def _remove_import(c):
     return None, c.person.id
 
 
+@case("reminders.queue_reminders", "scorecard_reminder_queued")
+def _remind(c):
+    first = min(c.rounds.values(), key=lambda interview: interview.end)
+    assert all(i.end > first.end for i in c.rounds.values() if i is not first)
+    reminders.queue_reminders(c.db, now=first.end + timedelta(hours=24, seconds=1), settings=SETTINGS)
+    return None, _interviewer_in(first).id
+
+
 @case("users.create_user", "user.create")
 def _create_user(c):
     users.create_user(c.db, email="new@hire.example", name="New", password="password123", roles=["manager"],
@@ -455,7 +464,7 @@ def _password(c):
 
 
 #: Services whose actor is the system (no login): demo loading and seeding write actor_id None.
-SYSTEM = {"library.seed_library"}
+SYSTEM = {"library.seed_library", "reminders.queue_reminders"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

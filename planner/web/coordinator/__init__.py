@@ -8,6 +8,7 @@ from planner.web.coordinator import (  # noqa: F401
     competencies,
     loops,  # noqa: F401
     outbox,  # noqa: F401
+    overdue,  # noqa: F401
     plans,  # noqa: F401
     pool,  # noqa: F401
     postings,
