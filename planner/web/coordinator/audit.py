@@ -8,7 +8,7 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from flask import Response, current_app, render_template, request, stream_with_context
+from flask import Response, render_template, request, stream_with_context
 
 from planner.core.audit.cells import safe_row
 from planner.core.audit.kinds import kind_choices
@@ -114,7 +114,7 @@ def audit_list():
     session, zone = get_session(), _zone()
     form, filters, messages = read_filters(session, zone)
     total = count_entries(session, filters)
-    size = max(1, int(current_app.config.get("AUDIT_PAGE_SIZE") or PAGE_SIZE))
+    size = PAGE_SIZE
     pages = max(1, -(-total // size))
     page = min(max(request.args.get("page", 1, type=int) or 1, 1), pages)
     rows = list_entries(session, filters, zone=zone, limit=size, offset=(page - 1) * size)
