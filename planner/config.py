@@ -61,6 +61,8 @@ DEFAULTS: dict[str, Any] = {
     "IMAP_TIMEOUT": 30,
     "INBOUND_MAX_BYTES": 1_000_000,  # a larger inbound message or upload is refused unread
     "INBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's inbox
+    "SCORECARD_DUE_HOURS": 24,  # a scorecard is due this many hours after its interview ends
+    "SCORECARD_REMINDERS": True,  # `planner worker` queues one reminder a day to assessors with overdue scorecards
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -24,6 +24,7 @@ COMMAND_PATHS = {
     "invites": "planner.cli.invites:invites_group",
     "worker": "planner.cli.worker:worker_command",
     "inbox": "planner.cli.inbox:inbox_command",
+    "reminders": "planner.cli.reminders:reminders_command",
 }
 
 

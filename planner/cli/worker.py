@@ -26,11 +26,13 @@ from planner.cli.common import clear_errors, get_app, session_scope
 )
 @clear_errors
 def worker_command(once: bool, interval: float, batch: int) -> None:
-    """Deliver queued calendar emails; safe to run as several processes on PostgreSQL."""
+    """Deliver queued calendar emails (and queue due scorecard reminders); safe to run as several processes."""
+    from planner.cli.reminders import reminder_job
     from planner.db import utcnow
     from planner.services.outbox import SmtpSettings, run_once
 
     smtp = SmtpSettings.from_mapping(get_app().config)
+    remind = reminder_job(get_app().config)
     if not smtp.configured:
         click.echo(
             "No SMTP server is configured (set PLANNER_MAIL_SERVER); messages stay in the outbox, "
@@ -46,7 +48,10 @@ def worker_command(once: bool, interval: float, batch: int) -> None:
     try:
         while not stopping:
             with session_scope() as session:
+                queued = remind(session, utcnow())
                 report = run_once(session, smtp, worker_id=worker_id, now=utcnow(), batch=batch)
+            if queued and not once:
+                click.echo(f"queued {len(queued)} scorecard reminder(s)")
             for key in totals:
                 totals[key] += len(getattr(report, key))
             if report.claimed and not once:

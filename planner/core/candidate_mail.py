@@ -6,16 +6,10 @@ stable MIME boundaries (derived from its content), like the calendar emails.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime
-from email.headerregistry import Address
-from email.message import EmailMessage
-from email.utils import format_datetime
 from html import escape
 from zoneinfo import ZoneInfo
-
-from planner.core.calendar.events import Organizer, Person
 
 
 @dataclass(frozen=True)
@@ -46,23 +40,3 @@ def link_email(*, candidate_name: str, role: str, company: str, url: str, expire
             f"free instead. The link works until {escape(until)}; it is personal, please do not forward it.</p>"
             f"<p>{escape(sender_name)}</p>")
     return PlainEmail(subject, text, html)
-
-
-def build_plain_message(sender: Organizer, recipient: Person, subject: str, text_body: str, html_body: str, *,
-                        date: datetime | None = None, message_id: str | None = None) -> EmailMessage:
-    """A text and HTML email (multipart/alternative) from ``sender`` to ``recipient``."""
-    message = EmailMessage()
-    message["From"] = Address(sender.name, addr_spec=sender.email)
-    message["To"] = Address(recipient.name, addr_spec=recipient.email)
-    message["Subject"] = subject
-    if date is not None:
-        message["Date"] = format_datetime(date)
-    if message_id:
-        message["Message-ID"] = message_id
-    message.set_content(text_body or " ")
-    if html_body:
-        message.add_alternative(html_body, subtype="html")
-    digest = hashlib.sha256(f"{message_id}{subject}{text_body}".encode()).hexdigest()[:32]
-    for number, part in enumerate(p for p in message.walk() if p.is_multipart()):
-        part.set_boundary(f"=_planner_{digest}_{number}")
-    return message

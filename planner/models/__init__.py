@@ -28,6 +28,7 @@ from planner.models.postings import (
     SelectionState,
 )
 from planner.models.records import AuditEntry, OutboxMessage, OutboxState, Rating, Scorecard
+from planner.models.reminders import ScorecardReminder
 from planner.models.users import ROLES, User
 
 __all__ = [
@@ -36,5 +37,5 @@ __all__ = [
     "Evidence", "Focus", "Interview", "InterviewStatus", "Interviewer", "Loop", "LoopStatus",
     "LoopWindow", "OutboxMessage", "OutboxState", "PlanVersion", "Posting", "PostingCompetency",
     "PostingStatus", "Priority", "Qualification", "Rating", "Round", "RoundCompetency", "RoundKind",
-    "Scorecard", "Seat", "SeatRole", "SeatStatus", "SelectionState", "TrainingLevel", "User",
+    "Scorecard", "ScorecardReminder", "Seat", "SeatRole", "SeatStatus", "SelectionState", "TrainingLevel", "User",
 ]

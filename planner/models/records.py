@@ -46,7 +46,11 @@ class OutboxState(enum.Enum):
 
 
 class OutboxMessage(Base):
-    """A calendar message to deliver, written in the same transaction as the change it announces."""
+    """An email to deliver, written in the same transaction as the change it announces.
+
+    Calendar messages (invites, updates, cancellations) carry their .ics and an iTIP method; a plain
+    email (a reminder) has no .ics, an empty method, and names its sender.
+    """
 
     __tablename__ = "outbox_messages"
 
@@ -60,7 +64,10 @@ class OutboxMessage(Base):
     subject: Mapped[str] = mapped_column(String(300))
     body_text: Mapped[str] = mapped_column(Text, default="")
     body_html: Mapped[str] = mapped_column(Text, default="")
-    ics: Mapped[bytes] = mapped_column(LargeBinary)
+    ics: Mapped[bytes | None] = mapped_column(LargeBinary)
+    #: From of a plain email (a calendar message is sent from its ORGANIZER instead).
+    sender_email: Mapped[str | None] = mapped_column(String(254))
+    sender_name: Mapped[str | None] = mapped_column(String(120))
     interview_id: Mapped[int | None] = mapped_column(ForeignKey("interviews.id", ondelete="SET NULL"), index=True)
     loop_id: Mapped[int | None] = mapped_column(ForeignKey("loops.id", ondelete="SET NULL"), index=True)
     sequence: Mapped[int] = mapped_column(default=0)
@@ -74,6 +81,11 @@ class OutboxMessage(Base):
     locked_at: Mapped[datetime | None]
     sent_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def is_calendar(self) -> bool:
+        """True for an iMIP calendar message, False for a plain email."""
+        return self.ics is not None
 
 
 class AuditEntry(Base):

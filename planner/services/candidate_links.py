@@ -27,7 +27,7 @@ from planner.services.audit import record
 from planner.services.invites import MailSettings, new_message_id
 
 #: Outbox kind and method of the email that carries a link (a plain email: no calendar part).
-LINK_KIND, PLAIN_METHOD = "candidate_link", "EMAIL"
+LINK_KIND = "candidate_link"
 MAX_LIFETIME_DAYS = 90
 
 
@@ -136,9 +136,10 @@ def _queue_email(session: Session, loop: Loop, url: str, expires_at: datetime, s
                       company=company or settings.organizer_name, url=url, expires_at=expires_at,
                       timezone=loop.candidate.timezone, sender_name=settings.organizer_name)
     session.add(OutboxMessage(
-        message_id=new_message_id(settings), kind=LINK_KIND, method=PLAIN_METHOD,
+        message_id=new_message_id(settings), kind=LINK_KIND, method="",
+        sender_email=settings.organizer_email, sender_name=settings.organizer_name[:120],
         recipient_email=loop.candidate.email, recipient_name=loop.candidate.name[:120],
-        subject=mail.subject[:300], body_text=mail.text, body_html=mail.html, ics=b"", loop_id=loop.id,
+        subject=mail.subject[:300], body_text=mail.text, body_html=mail.html, ics=None, loop_id=loop.id,
         sequence=0, next_attempt_at=now, created_at=now))
 
 

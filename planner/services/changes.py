@@ -76,7 +76,8 @@ def reschedule_interview(session: Session, interview_id: int, start: datetime, *
         announce_changed(session, interview_id, settings=settings, now=now)
         record(session, actor_id=actor_id, action="interview_rescheduled", entity="interview",
                entity_id=interview_id, reason=text,
-               details={"loop_id": interview.loop_id, "from": old, "to": item["start"]})
+               details={"loop_id": interview.loop_id, "round_name": interview.round_name, "from": old,
+                        "to": item["start"]})
     return interview
 
 
@@ -96,7 +97,8 @@ def cancel_interview(session: Session, interview_id: int, reason: str, *, actor_
         announce_cancelled(session, interview_id, settings=settings, now=now)
         record(session, actor_id=actor_id, action="interview_cancelled", entity="interview",
                entity_id=interview_id, reason=text, details={"loop_id": interview.loop_id,
-                                                             "round": interview.round_key})
+                                                             "round": interview.round_key,
+                                                             "round_name": interview.round_name})
         session.commit()
     except BaseException:
         session.rollback()
@@ -146,7 +148,9 @@ def update_place(session: Session, interview_id: int, *, location: str | None, v
         record(session, actor_id=actor_id, action="interview_place_changed",
                entity="loop" if whole_loop else "interview", entity_id=loop.id if whole_loop else interview_id,
                reason=" ".join((reason or "").split())[:2000] or "place changed",
-               details={"interviews": [i.id for i in changed], "location": place, "video_url": url})
+               details={"interviews": [i.id for i in changed], "location": place, "video_url": url,
+                        "round_name": None if whole_loop else interview.round_name},
+               loop_id=loop.id)
         session.commit()
     except BaseException:
         session.rollback()

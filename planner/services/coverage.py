@@ -162,5 +162,6 @@ def require_coverage_or_override(
         record(session, actor_id=actor_id, action=OVERRIDE_ACTION,
                entity="loop" if loop is not None else "posting",
                entity_id=loop.id if loop is not None else posting_id, reason=text,
-               details={"posting_id": posting_id, "plan_version_id": version_id, "uncovered": waived})
+               details={"posting_id": posting_id, "plan_version_id": version_id, "uncovered": waived},
+               loop_id=loop.id if loop is not None else None)
     return waived

@@ -31,6 +31,7 @@ from planner.models import (
     User,
 )
 from planner.services import demo_data as data
+from planner.services.audit import record
 from planner.services.library import seed_library
 from planner.services.plans import latest_version, publish_plan
 from planner.services.postings import find_competencies, store_suggestions
@@ -41,12 +42,20 @@ def has_postings(session: Session) -> bool:
     return bool(session.scalar(select(func.count(Posting.id))))
 
 
+def _sizes(session: Session) -> dict[str, int]:
+    """How many postings, interviewers, logins and loops exist (what loading the demo adds), in one query."""
+    models = {"postings": Posting, "interviewers": Interviewer, "users": User, "loops": Loop}
+    row = session.execute(select(*(select(func.count()).select_from(m).scalar_subquery() for m in models.values())))
+    return dict(zip(models, row.one(), strict=True))
+
+
 def posting_text() -> str:
     return resources.files("planner").joinpath("data", "demo", "posting.txt").read_text(encoding="utf-8")
 
 
 def load_demo(session: Session, *, now: datetime) -> str:
     """Create whatever part of the demo is missing and commit; running it twice changes nothing."""
+    before = _sizes(session)
     seed_library(session)
     competencies = {c.slug: c for c in session.scalars(select(Competency))}
     posting = _posting(session, competencies)
@@ -57,6 +66,9 @@ def load_demo(session: Session, *, now: datetime) -> str:
     interviewers = _interviewers(session, competencies)
     _users(session, interviewers)
     loops = _candidates_and_loops(session, posting, now)
+    created = {name: count - before[name] for name, count in _sizes(session).items() if count > before[name]}
+    if created:
+        record(session, actor_id=None, action="demo.load", entity="posting", entity_id=posting.id, details=created)
     session.commit()
     _schedule_example(session, posting, now)
     return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "

@@ -95,7 +95,8 @@ def rotate_feed_token(session: Session, interviewer_id: int, *, actor_id: int | 
     if interviewer is None:
         raise NotFound(f"Interviewer {interviewer_id} does not exist.")
     interviewer.feed_token = new_feed_token()
-    record(session, actor_id=actor_id, action="feed.rotate", entity="interviewer", entity_id=interviewer.id)
+    record(session, actor_id=actor_id, action="feed.rotate", entity="interviewer", entity_id=interviewer.id,
+           interviewer_id=interviewer.id)
     session.commit()
     return interviewer.feed_token
 

@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from planner.core.library import CompetencyDef, default_library
 from planner.models import Competency, CompetencyCategory
+from planner.services.audit import record
 
 
 def _apply(row: Competency, definition: CompetencyDef) -> None:
@@ -33,6 +34,9 @@ def seed_library(session: Session, definitions: list[CompetencyDef] | None = Non
         _apply(row, definition)
         session.add(row)
         added += 1
+    if added:
+        record(session, actor_id=None, action="library.seed", entity="competency", entity_id=None,
+               details={"added": added})
     session.flush()
     return added
 

@@ -135,7 +135,8 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
     session.add(loop)
     session.flush()
     record(session, actor_id=actor_id, action="loop_created", entity="loop", entity_id=loop.id,
-           details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)})
+           details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)},
+           loop_id=loop.id)
     session.commit()
     return loop
 
@@ -172,7 +173,7 @@ def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput
             loop.max_gap_minutes = gap
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
     record(session, actor_id=actor_id, action="loop_windows_changed", entity="loop", entity_id=loop.id,
-           details=details)
+           details=details, loop_id=loop.id)
     session.commit()
     return loop
 
@@ -197,6 +198,6 @@ def cancel_loop(session: Session, loop_id: int, reason: str, *, actor_id: int | 
         announce_cancelled(session, interview.id, settings=settings, now=now)
     loop.status = LoopStatus.CANCELLED
     record(session, actor_id=actor_id, action="loop_cancelled", entity="loop", entity_id=loop.id, reason=text,
-           details={"interviews": [i.id for i in cancelled]})
+           details={"interviews": [i.id for i in cancelled]}, loop_id=loop.id)
     session.commit()
     return len(cancelled)

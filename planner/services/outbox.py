@@ -42,8 +42,8 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from planner.core.calendar import Organizer, Person, build_imip_message
-from planner.core.candidate_mail import build_plain_message
 from planner.core.errors import NotFound, ValidationFailed
+from planner.core.mail import build_plain_message
 from planner.models import OutboxMessage, OutboxState
 from planner.services.audit import record
 
@@ -66,8 +66,6 @@ class SmtpSettings:
     retry_base: int = 60
     retry_max: int = 3600
     lock_timeout: int = 300
-    #: From of plain emails (MAIL_ORGANIZER_EMAIL / MAIL_ORGANIZER_NAME); calendar emails use their ORGANIZER.
-    sender: Organizer = DEFAULT_SENDER
 
     @classmethod
     def from_mapping(cls, config: Mapping) -> SmtpSettings:
@@ -85,8 +83,6 @@ class SmtpSettings:
             retry_base=int(config.get("MAIL_RETRY_BASE") or 60),
             retry_max=int(config.get("MAIL_RETRY_MAX") or 3600),
             lock_timeout=int(config.get("MAIL_LOCK_TIMEOUT") or 300),
-            sender=Organizer(email=str(config.get("MAIL_ORGANIZER_EMAIL") or DEFAULT_SENDER.email),
-                             name=str(config.get("MAIL_ORGANIZER_NAME") or DEFAULT_SENDER.name)),
         )
 
     @property
@@ -123,20 +119,21 @@ def _organizer_of(ics: bytes) -> Organizer:
     return Organizer(email=email, name=name)
 
 
-def render_email(message: OutboxMessage, *, date: datetime | None = None,
-                 sender: Organizer | None = None) -> EmailMessage:
-    """The iMIP email of an outbox row, with its fixed Message-ID (``date`` defaults to its creation).
+def render_email(message: OutboxMessage, *, date: datetime | None = None) -> EmailMessage:
+    """The email of an outbox row, with its fixed Message-ID (``date`` defaults to its creation).
 
-    A row without calendar data (method ``EMAIL``, e.g. a candidate's scheduling link) is a plain email
-    from ``sender`` (the configured organizer).
+    A calendar message becomes an iMIP email (text/calendar part, From its ORGANIZER); a row without a
+    calendar object (a reminder) becomes a plain text + HTML email from its stored sender.
     """
+    if not message.is_calendar:
+        return build_plain_message(
+            message.sender_email or "", message.sender_name or "", message.recipient_email,
+            message.recipient_name, message.subject, message.body_text, message.body_html,
+            date=date or message.created_at, message_id=message.message_id,
+        )
     recipient = Person(
         email=message.recipient_email, name=message.recipient_name or message.recipient_email, timezone="UTC"
     )
-    if not message.ics:
-        return build_plain_message(sender or DEFAULT_SENDER, recipient, message.subject, message.body_text,
-                                   message.body_html, date=date or message.created_at,
-                                   message_id=message.message_id)
     return build_imip_message(
         message.ics,
         message.method,
@@ -150,9 +147,9 @@ def render_email(message: OutboxMessage, *, date: datetime | None = None,
     )
 
 
-def eml_bytes(message: OutboxMessage, sender: Organizer | None = None) -> bytes:
+def eml_bytes(message: OutboxMessage) -> bytes:
     """The message as an .eml file (what the coordinator downloads when no server is configured)."""
-    return render_email(message, sender=sender).as_bytes()
+    return render_email(message).as_bytes()
 
 
 # --- claiming -------------------------------------------------------------------------------------
@@ -315,7 +312,7 @@ def deliver(session: Session, ids: Iterable[int], smtp: SmtpSettings, *, now: da
         try:
             if client is None:
                 client = _connect(smtp)
-            email = render_email(message, date=now, sender=smtp.sender)
+            email = render_email(message, date=now)
             _send_one(client, email, str(email["From"].addresses[0].addr_spec), message.recipient_email)
         except _Permanent as exc:
             _after_failure(session, message, str(exc), permanent=True, smtp=smtp, now=now, report=report)
@@ -379,6 +376,7 @@ def resend(session: Session, message_id: int, *, actor_id: int | None, now: date
         entity="outbox_message",
         entity_id=message.id,
         details={"previous_state": previous, "recipient": message.recipient_email},
+        loop_id=message.loop_id,
     )
     session.commit()
     return message

@@ -404,5 +404,7 @@ def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *,
         changes = _apply(session, state, overrides, now, settings)
         record(session, actor_id=actor_id, action="interviewer_replaced", entity="interview",
                entity_id=interview_id, reason=text,
-               details={"loop_id": state.loop.id, "leaving": leaving_id, "joining": joining_id, "changes": changes})
+               details={"loop_id": state.loop.id, "round_name": interview.round_name, "leaving": leaving_id,
+                        "joining": joining_id, "changes": changes},
+               interviewer_id=leaving_id)
     return interview

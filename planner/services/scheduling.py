@@ -362,7 +362,7 @@ def _confirm(session, proposals, actor_id, now, settings, override_reason) -> di
     for loop in loops:
         record(session, actor_id=actor_id, action="loop_scheduled", entity="loop", entity_id=loop.id,
                details={"interviews": [i.id for i in created[loop.id]],
-                        "plan_version_id": loop.plan_version_id})
+                        "plan_version_id": loop.plan_version_id}, loop_id=loop.id)
     return created
 
 

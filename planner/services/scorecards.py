@@ -97,8 +97,15 @@ def save_scorecard(session: Session, interviewer_id: int, interview_id: int, dat
     card.ratings.extend(Rating(competency_id=cid, score=score) for cid, score in wanted.items())
     if submit:
         card.submitted_at = now
-        session.flush()
+    session.flush()
+    if submit:
         record(session, actor_id=actor_id, action="scorecard_submitted", entity="scorecard", entity_id=card.id,
-               details={"interview_id": interview_id, "ratings": scores})
+               details={"interview_id": interview_id, "round_name": interview.round_name, "ratings": scores},
+               loop_id=interview.loop_id, interviewer_id=interviewer_id)
+    else:
+        # A draft is private to its author: the entry says that it was saved, not what it says.
+        record(session, actor_id=actor_id, action="scorecard_saved", entity="scorecard", entity_id=card.id,
+               details={"interview_id": interview_id, "round_name": interview.round_name, "rated": len(scores)},
+               loop_id=interview.loop_id, interviewer_id=interviewer_id)
     session.commit()
     return card

@@ -10,6 +10,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from planner.core.errors import ValidationFailed
 from planner.models import ROLES, User
+from planner.services.audit import record
 
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MIN_PASSWORD = 8
@@ -20,8 +21,10 @@ def normalise_email(email: str) -> str:
 
 
 def create_user(session: Session, *, email: str, name: str, password: str, roles: list[str] | tuple[str, ...],
-                timezone: str = "UTC") -> User:
+                timezone: str = "UTC", actor_id: int | None = None) -> User:
     """Create a login with the given roles and commit.
+
+    :param actor_id: who creates it (None: the command line or the demo).
 
     :raise ValidationFailed: bad email, short password, unknown role, or the email is taken.
     """
@@ -43,6 +46,9 @@ def create_user(session: Session, *, email: str, name: str, password: str, roles
         timezone=timezone,
     )
     session.add(user)
+    session.flush()
+    record(session, actor_id=actor_id, action="user.create", entity="user", entity_id=user.id,
+           details={"email": user.email, "roles": user.roles})
     session.commit()
     return user
 
@@ -70,7 +76,10 @@ def update_preferences(session: Session, user_id: int, *, name: str, timezone: s
     if not name.strip():
         raise ValidationFailed("The name cannot be empty.")
     user = session.get(User, user_id)
+    changed = sorted(k for k, v in (("name", name.strip()), ("timezone", timezone)) if getattr(user, k) != v)
     user.name, user.timezone = name.strip(), timezone
+    record(session, actor_id=user.id, action="user.update", entity="user", entity_id=user.id,
+           details={"email": user.email, "changed": changed})
     session.commit()
     return user
 
@@ -86,4 +95,6 @@ def change_password(session: Session, user_id: int, *, current: str, new: str) -
     if len(new) < MIN_PASSWORD:
         raise ValidationFailed(f"The new password must be at least {MIN_PASSWORD} characters long.")
     user.password_hash = generate_password_hash(new)
+    record(session, actor_id=user.id, action="user.password", entity="user", entity_id=user.id,
+           details={"email": user.email})
     session.commit()

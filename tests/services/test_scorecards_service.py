@@ -47,7 +47,9 @@ def test_draft_then_submit(db, setup):
     assert stored.submitted_at == NOW
     assert sorted(r.score for r in stored.ratings) == [3, 4]
     assert _count(db, Scorecard) == 1
-    assert db.scalar(select(AuditEntry.action).where(AuditEntry.entity_id == card.id)) == "scorecard_submitted"
+    actions = db.scalars(select(AuditEntry.action).where(AuditEntry.entity == "scorecard",
+                                                         AuditEntry.entity_id == card.id).order_by(AuditEntry.id)).all()
+    assert actions == ["scorecard_saved", "scorecard_submitted"]
 
 
 @pytest.mark.parametrize(("ratings", "message"), [

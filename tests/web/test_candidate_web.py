@@ -50,7 +50,7 @@ def test_coordinator_emails_the_link_through_the_outbox(app, db, login, world):
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     url = re.search(r'value="(http[^"]+/c/[^"]+)"', page).group(1)
     message = db.scalar(select(OutboxMessage).where(OutboxMessage.kind == "candidate_link"))
-    assert message.method == "EMAIL" and message.ics == b"" and message.loop_id == world.link_loop.id
+    assert not message.is_calendar and message.ics is None and message.loop_id == world.link_loop.id
     assert message.recipient_email == "kim@cand.example" and url in message.body_text
     assert client.get(url.split("localhost", 1)[-1]).status_code == 200
     with smtp_server() as (port, handler):

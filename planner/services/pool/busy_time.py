@@ -93,6 +93,7 @@ def add_busy_block(
         action="busy.add",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         details={"block": block.id, "start": start_utc.isoformat(), "end": end_utc.isoformat()},
     )
     session.commit()
@@ -114,6 +115,7 @@ def delete_busy_block(session: Session, interviewer_id: int, block_id: int, *, a
         action="busy.delete",
         entity="interviewer",
         entity_id=interviewer_id,
+        interviewer_id=interviewer_id,
         details={"block": block_id, "source": block.source},
     )
     session.commit()
@@ -173,6 +175,7 @@ def import_busy_ics(
         action="busy.import",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         details={
             "source": source,
             "imported": len(intervals),
@@ -205,6 +208,7 @@ def remove_import(session: Session, interviewer_id: int, source: str, *, actor_i
         action="busy.remove_import",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         details={"source": source, "removed": removed},
     )
     session.commit()

@@ -124,6 +124,7 @@ def create_interviewer(session: Session, data: InterviewerInput, *, actor_id: in
         action="interviewer.create",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         details={"email": person.email},
     )
     session.commit()
@@ -149,6 +150,7 @@ def update_interviewer(
             action="interviewer.update",
             entity="interviewer",
             entity_id=person.id,
+            interviewer_id=person.id,
             details={"fields": sorted(changed)},
         )
     session.commit()
@@ -166,6 +168,7 @@ def set_active(session: Session, interviewer_id: int, active: bool, *, actor_id:
             action="interviewer.reactivate" if active else "interviewer.deactivate",
             entity="interviewer",
             entity_id=person.id,
+            interviewer_id=person.id,
         )
     session.commit()
     return person

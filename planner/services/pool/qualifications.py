@@ -59,6 +59,7 @@ def set_qualification(
             action="qualification.add",
             entity="interviewer",
             entity_id=person.id,
+            interviewer_id=person.id,
             details={"competency": competency.slug, "level": new_level.value},
         )
     elif qualification.level != new_level:
@@ -70,6 +71,7 @@ def set_qualification(
             action="qualification.change",
             entity="interviewer",
             entity_id=person.id,
+            interviewer_id=person.id,
             details={"competency": competency.slug, "from": old.value, "to": new_level.value},
         )
     session.commit()
@@ -99,6 +101,7 @@ def remove_qualification(
         action="qualification.remove",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         details={"competency": competency.slug, "level": qualification.level.value},
     )
     session.commit()
@@ -147,6 +150,7 @@ def promote_qualification(
         action="qualification.promote",
         entity="interviewer",
         entity_id=person.id,
+        interviewer_id=person.id,
         reason=reason,
         details={
             "competency": competency.slug,

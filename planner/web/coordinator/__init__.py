@@ -4,10 +4,12 @@ Each feature lives in its own module and registers its routes on the shared blue
 """
 
 from planner.web.coordinator import (  # noqa: F401
+    audit,  # noqa: F401
     candidate_links,
     competencies,
     loops,  # noqa: F401
     outbox,  # noqa: F401
+    overdue,  # noqa: F401
     plans,  # noqa: F401
     pool,  # noqa: F401
     postings,

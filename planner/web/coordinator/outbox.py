@@ -108,7 +108,7 @@ def outbox_resend(message_id: int):
 def outbox_eml(message_id: int):
     message = _message_or_404(message_id)
     return Response(
-        eml_bytes(message, SmtpSettings.from_mapping(current_app.config).sender),
+        eml_bytes(message),
         mimetype="message/rfc822",
         headers={"Content-Disposition": f'attachment; filename="outbox-{message.id}.eml"'},
     )
@@ -117,6 +117,8 @@ def outbox_eml(message_id: int):
 @bp.route("/outbox/<int:message_id>.ics")
 def outbox_ics(message_id: int):
     message = _message_or_404(message_id)
+    if not message.is_calendar:
+        abort(404)  # a plain email (a reminder) has no calendar object
     name = f"outbox-{message.id}-{message.method.lower()}.ics"
     return Response(
         message.ics,
