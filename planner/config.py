@@ -39,6 +39,11 @@ DEFAULTS: dict[str, Any] = {
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
     "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
+    # Fernet key(s) encrypting CalDAV passwords, newest first ("planner calendars keygen"); unset: none is saved.
+    "CALENDAR_SECRET_KEY": None,
+    "CALDAV_HORIZON_DAYS": 60,  # a CalDAV sync reads busy time from today to this many days ahead
+    "CALDAV_TIMEOUT": 10,  # seconds to wait for a CalDAV server (connect, and each read)
+    "CALDAV_ALLOW_HTTP": False,  # plain http:// calendars on other machines (passwords unencrypted on the wire)
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

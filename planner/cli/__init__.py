@@ -23,6 +23,7 @@ COMMAND_PATHS = {
     "coverage": "planner.cli.coverage:coverage_command",
     "invites": "planner.cli.invites:invites_group",
     "worker": "planner.cli.worker:worker_command",
+    "calendars": "planner.cli.calendars:calendars_group",
 }
 
 

@@ -1,6 +1,7 @@
 """Typed ORM models, one module per aggregate; importing this package registers them all."""
 
 from planner.db import Base
+from planner.models.calendars import CalendarSource
 from planner.models.loops import (
     Candidate,
     Interview,
@@ -28,7 +29,7 @@ from planner.models.records import AuditEntry, OutboxMessage, OutboxState, Ratin
 from planner.models.users import ROLES, User
 
 __all__ = [
-    "ROLES", "AuditEntry", "Base", "BusyBlock", "Candidate", "Competency", "CompetencyCategory",
+    "ROLES", "AuditEntry", "Base", "BusyBlock", "CalendarSource", "Candidate", "Competency", "CompetencyCategory",
     "Evidence", "Focus", "Interview", "InterviewStatus", "Interviewer", "Loop", "LoopStatus",
     "LoopWindow", "OutboxMessage", "OutboxState", "PlanVersion", "Posting", "PostingCompetency",
     "PostingStatus", "Priority", "Qualification", "Rating", "Round", "RoundCompetency", "RoundKind",
