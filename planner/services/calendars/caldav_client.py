@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import urlsplit
 
 import caldav
-from caldav.elements import dav
+from caldav.elements import cdav, dav
 from caldav.elements.base import ValuedBaseElement
 from caldav.lib import error as dav_errors
 from caldav.lib.http_sync import requests as http
@@ -83,9 +84,7 @@ def fetch_events(
             state = _state(props)
             if state is not None and state == known_state:
                 return Fetched(state, None)
-            found = calendar.search(start=start, end=end, event=True, expand=False, post_filter=False)
-            objects = tuple(_data(item) for item in found)
-            return Fetched(state, objects)
+            return Fetched(state, _events_in_range(client, calendar.url, start, end))
     except CalendarUnavailable:
         raise
     except Exception as exc:  # noqa: BLE001 - every failure of a remote server becomes one sentence
@@ -104,11 +103,30 @@ def _state(props: dict) -> str | None:
     return None
 
 
-def _data(item) -> str:
-    data = item.data
-    if data is None:
-        raise CalendarUnavailable("The calendar server listed an event without its calendar data.")
-    return data if isinstance(data, str) else bytes(data).decode("utf-8", errors="replace")
+def _events_in_range(client, url, start: datetime, end: datetime) -> tuple[str, ...]:
+    """One calendar-query REPORT (RFC 4791 7.8): every object with a VEVENT overlapping [start, end).
+
+    Sent as it is rather than through ``Calendar.search``, which drops objects it cannot parse:
+    here an unreadable object must fail the sync instead of silently emptying the busy time.
+    """
+    query = cdav.CalendarQuery() + [
+        dav.Prop() + [dav.GetEtag(), cdav.CalendarData()],
+        cdav.Filter() + (cdav.CompFilter("VCALENDAR") + (cdav.CompFilter("VEVENT") + cdav.TimeRange(start, end))),
+    ]
+    response = client.report(str(url), str(query), depth=1)
+    if response.status >= 400:
+        raise dav_errors.ReportError(status=response.status)
+    found = response.expand_simple_props([cdav.CalendarData(), dav.GetEtag()])
+    objects = []
+    own_path = urlsplit(str(url)).path.rstrip("/")
+    for href, props in found.items():
+        if urlsplit(str(href)).path.rstrip("/") == own_path:
+            continue  # some servers list the collection itself
+        data = props.get(cdav.CalendarData.tag)
+        if not data:
+            raise CalendarUnavailable("The calendar server listed an event without its calendar data.")
+        objects.append(data if isinstance(data, str) else bytes(data).decode("utf-8", errors="replace"))
+    return tuple(objects)
 
 
 def describe_failure(exc: BaseException, timeout: float) -> str:

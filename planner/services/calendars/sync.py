@@ -86,6 +86,9 @@ def _failed(session: Session, source_id: int, person: Interviewer, now: datetime
 def _busy(objects: tuple[str, ...], timezone: str, start: datetime, end: datetime) -> list[BusyInterval]:
     intervals: list[BusyInterval] = []
     for text in objects:
+        if "BEGIN:VEVENT" not in text.upper():
+            # The server matched it with a VEVENT filter; an object without one is not what it claims.
+            raise CalendarImportError("the server sent a calendar object that holds no event (VEVENT).")
         intervals.extend(parse_busy_ics(text.encode("utf-8"), default_tz=timezone,
                                         horizon_start=start, horizon_end=end))
     return merge_intervals(intervals)
