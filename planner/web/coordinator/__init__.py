@@ -4,6 +4,7 @@ Each feature lives in its own module and registers its routes on the shared blue
 """
 
 from planner.web.coordinator import (  # noqa: F401
+    calendars,
     competencies,
     loops,  # noqa: F401
     outbox,  # noqa: F401

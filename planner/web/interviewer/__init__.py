@@ -1,5 +1,6 @@
 """Interviewer pages: my interviews, invites and the calendar feed link."""
 
+from planner.web.interviewer import calendars  # noqa: F401 - registers its routes
 from planner.web.interviewer.views import bp
 
 __all__ = ["bp"]
