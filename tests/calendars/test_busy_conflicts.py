@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from caldavutil import KEY, SETTINGS, connect, vcalendar, vevent
 from loopworld import NOW as WORLD_NOW
-from loopworld import SETTINGS as MAIL, World
+from loopworld import SETTINGS as MAIL
+from loopworld import World
 from radicaleutil import PASSWORD
 from sqlalchemy import event
 
@@ -77,7 +78,7 @@ def test_sync_flags_the_interview_on_overview_and_loop_page(app, login, db, radi
     replace = f"/coordinator/interviews/{mentor.id}/replace?leaving={holder.id}"
     assert replace in overview and f"/coordinator/interviews/{mentor.id}/reschedule" in overview
     loop_page = client.get(f"/coordinator/loops/{loop.id}").get_data(as_text=True).replace("&#39;", "'")
-    assert f"now has 'Dentist' during <strong>Mentoring</strong>" in loop_page and replace in loop_page
+    assert "now has 'Dentist' during <strong>Mentoring</strong>" in loop_page and replace in loop_page
 
     options = client.get(replace).get_data(as_text=True)
     assert f"Use {other.name}" in options and f"Use {busy_too.name}" not in options

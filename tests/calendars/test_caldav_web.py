@@ -34,7 +34,7 @@ def test_coordinator_saves_syncs_and_removes(coordinator, db, radicale):
 
     saved = coordinator.post(f"{page}/calendar", data={"url": str(calendar.url), "username": "ana",
                                                        "password": PASSWORD})
-    assert saved.status_code == 302 and saved.location.endswith(f"{page}#calendar")
+    assert saved.status_code == 302 and saved.location.endswith(f"{page}#caldav")
     html = coordinator.get(page).get_data(as_text=True)
     assert "saved (encrypted); never shown" in html and "not synced yet" in html
     assert "Saved; leave blank to keep it." in html

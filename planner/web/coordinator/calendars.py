@@ -22,7 +22,7 @@ def _person_or_404(interviewer_id: int):
 
 
 def _back(interviewer_id: int):
-    return redirect(url_for("coordinator.pool_view", interviewer_id=interviewer_id) + "#calendar")
+    return redirect(url_for("coordinator.pool_view", interviewer_id=interviewer_id) + "#caldav")
 
 
 @bp.app_template_global("coordinator_calendar_panel")

@@ -19,7 +19,7 @@ def _my_id() -> int:
 
 
 def _back():
-    return redirect(url_for("interviewer.home") + "#calendar")
+    return redirect(url_for("interviewer.home") + "#caldav")
 
 
 @bp.app_template_global("my_calendar_panel")
