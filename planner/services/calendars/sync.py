@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from planner.core.errors import NotFound, ValidationFailed
@@ -51,13 +51,13 @@ class SyncReport:
     message: str = ""
 
 
-def _lock_source(session: Session, source_id: int) -> CalendarSource | None:
-    # PostgreSQL: two syncs of one calendar take turns, so the second deletes the first's blocks
-    # instead of adding to them. SQLite has one writer: the DELETE below waits for the other commit.
-    return session.scalar(
-        select(CalendarSource).where(CalendarSource.id == source_id)
-        .with_for_update().execution_options(populate_existing=True)
-    )
+def _lock_source(session: Session, source_id: int, now: datetime) -> CalendarSource | None:
+    """Write the calendar row first, then read it: two syncs of one calendar take turns here, so the second
+    sees (and replaces) the first's blocks instead of adding a second copy. On PostgreSQL the UPDATE locks
+    the row; on SQLite, which has one writer, it takes the database's write lock."""
+    session.execute(update(CalendarSource).where(CalendarSource.id == source_id).values(updated_at=now))
+    return session.scalar(select(CalendarSource).where(CalendarSource.id == source_id)
+                          .execution_options(populate_existing=True))
 
 
 def _stored(session: Session, person_id: int, source: str) -> list[tuple[datetime, datetime, str]]:
@@ -126,7 +126,7 @@ def sync_calendar(
     except (CalendarUnavailable, ValidationFailed) as exc:
         return _failed(session, source_id, person, now, str(exc), started)
 
-    source = _lock_source(session, source_id)
+    source = _lock_source(session, source_id, now)
     if source is None or (source.url, source.username) != (url, username):
         # Removed or pointed elsewhere while the server was being read: this download is not its data.
         return _failed(session, source_id, person, now,
