@@ -16,6 +16,7 @@ the blocks as they were and records one sentence on the calendar row for the per
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +32,8 @@ from planner.services.audit import record
 from planner.services.calendars.caldav_client import CalendarUnavailable, fetch_events
 from planner.services.calendars.secrets import SecretBox
 from planner.services.calendars.settings import CalendarSettings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ def sync_calendar(
         return _failed(session, source_id, person, now, f"An event in the calendar cannot be read: {exc}", started)
     except (CalendarUnavailable, ValidationFailed) as exc:
         return _failed(session, source_id, person, now, str(exc), started)
+    except Exception as exc:  # noqa: BLE001 - remote data must cost a message, never a broken page
+        log.exception("CalDAV events could not be turned into busy time")
+        return _failed(session, source_id, person, now,
+                       f"The calendar's events could not be read as busy time ({type(exc).__name__}).", started)
 
     source = _lock_source(session, source_id, now)
     if source is None or (source.url, source.username) != (url, username):

@@ -48,8 +48,8 @@ def pool_calendar_save(interviewer_id: int):
     _person_or_404(interviewer_id)
     if calendar_panel.save(interviewer_id, current_user.id):
         return _back(interviewer_id)
-    body, _status = current_app.view_functions["coordinator.pool_view"](interviewer_id=interviewer_id)
-    return body, 400
+    page = current_app.view_functions["coordinator.pool_view"](interviewer_id=interviewer_id)
+    return (page[0] if isinstance(page, tuple) else page), 400
 
 
 @bp.route("/interviewers/<int:interviewer_id>/calendar/remove", methods=["POST"])

@@ -38,7 +38,8 @@ def my_calendar_panel(interviewer_id: int) -> calendar_panel.Panel:
 def calendar_save():
     if calendar_panel.save(_my_id(), current_user.id):
         return _back()
-    return current_app.view_functions["interviewer.home"](), 400
+    page = current_app.view_functions["interviewer.home"]()
+    return (page[0] if isinstance(page, tuple) else page), 400
 
 
 @bp.route("/calendar/remove", methods=["POST"])
