@@ -1,5 +1,6 @@
 # Production settings: copy, fill in, and point PLANNER_CONFIG at the copy.
-# Secrets belong in the environment (PLANNER_SECRET_KEY, PLANNER_DATABASE_URL, PLANNER_MAIL_PASSWORD).
+# Secrets belong in the environment (PLANNER_SECRET_KEY, PLANNER_DATABASE_URL, PLANNER_MAIL_PASSWORD,
+# PLANNER_CALENDAR_SECRET_KEY from `planner calendars keygen`).
 ENV = "production"
 BASE_URL = "https://planner.example.com"
 UID_DOMAIN = "planner.example.com"
@@ -16,3 +17,5 @@ IMAP_SERVER = "imap.example.com"
 IMAP_PORT = 993
 IMAP_USE_SSL = True
 IMAP_MAILBOX = "INBOX"
+CALDAV_HORIZON_DAYS = 60  # busy time read from interviewers' CalDAV calendars, days ahead
+CALDAV_TIMEOUT = 10  # seconds

@@ -63,6 +63,11 @@ DEFAULTS: dict[str, Any] = {
     "INBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's inbox
     "SCORECARD_DUE_HOURS": 24,  # a scorecard is due this many hours after its interview ends
     "SCORECARD_REMINDERS": True,  # `planner worker` queues one reminder a day to assessors with overdue scorecards
+    # Fernet key(s) encrypting CalDAV passwords, newest first ("planner calendars keygen"); unset: none is saved.
+    "CALENDAR_SECRET_KEY": None,
+    "CALDAV_HORIZON_DAYS": 60,  # a CalDAV sync reads busy time from today to this many days ahead
+    "CALDAV_TIMEOUT": 10,  # seconds to wait for a CalDAV server (connect, and each read)
+    "CALDAV_ALLOW_HTTP": False,  # plain http:// calendars on other machines (passwords unencrypted on the wire)
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -25,6 +25,7 @@ COMMAND_PATHS = {
     "worker": "planner.cli.worker:worker_command",
     "inbox": "planner.cli.inbox:inbox_command",
     "reminders": "planner.cli.reminders:reminders_command",
+    "calendars": "planner.cli.calendars:calendars_group",
 }
 
 

@@ -1,6 +1,7 @@
 """Typed ORM models, one module per aggregate; importing this package registers them all."""
 
 from planner.db import Base
+from planner.models.calendars import CalendarSource
 from planner.models.candidate_links import CandidateLink
 from planner.models.inbound import CounterState, InboundMessage, InboundOutcome
 from planner.models.loops import (
@@ -33,7 +34,8 @@ from planner.models.users import ROLES, User
 
 __all__ = [
     "CounterState", "InboundMessage", "InboundOutcome", "PartStat",
-    "ROLES", "AuditEntry", "Base", "BusyBlock", "Candidate", "CandidateLink", "Competency", "CompetencyCategory",
+    "ROLES", "AuditEntry", "Base", "BusyBlock", "CalendarSource", "Candidate", "CandidateLink", "Competency",
+    "CompetencyCategory",
     "Evidence", "Focus", "Interview", "InterviewStatus", "Interviewer", "Loop", "LoopStatus",
     "LoopWindow", "OutboxMessage", "OutboxState", "PlanVersion", "Posting", "PostingCompetency",
     "PostingStatus", "Priority", "Qualification", "Rating", "Round", "RoundCompetency", "RoundKind",

@@ -5,6 +5,7 @@ Each feature lives in its own module and registers its routes on the shared blue
 
 from planner.web.coordinator import (  # noqa: F401
     audit,  # noqa: F401
+    calendars,  # noqa: F401
     candidate_links,
     competencies,
     loops,  # noqa: F401
