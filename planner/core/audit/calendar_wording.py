@@ -55,7 +55,7 @@ SENTENCES: dict[str, Callable] = {
     "candidate_link_sent": _link("Sent"),
     "candidate_link_revoked": lambda s: f"Revoked {s.candidate()}'s link to book their interviews "
                                         f"({s.count('links', 'link')})",
-    "candidate_booked": lambda s: f"{s.candidate()} booked {s.count('interviews', 'interview')} from "
+    "candidate_booked": lambda s: f"{s.candidate()} booked {s.count('interviews', 'interview')}, starting "
                                   f"{s.when('start')}; invites queued",
     "candidate_rescheduled": lambda s: f"{s.candidate()} moved their interviews from {s.when('from')} "
                                        f"to {s.when('to')}",

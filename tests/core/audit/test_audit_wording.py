@@ -163,7 +163,7 @@ def test_sentences_use_the_details_and_the_viewers_zone(action, entity, entity_i
      "Made Kim Lee a link to book their interviews (works until Tue 15 Dec 12:00)"),
     ("candidate_link_revoked", {"links": [1, 2]}, "Revoked Kim Lee's link to book their interviews (2 links)"),
     ("candidate_booked", {"by": "candidate", "start": "2026-12-08T09:00:00Z", "interviews": [9, 10, 11]},
-     "Kim Lee booked 3 interviews from Tue 8 Dec 10:00; invites queued"),
+     "Kim Lee booked 3 interviews, starting Tue 8 Dec 10:00; invites queued"),
     ("candidate_rescheduled", {"by": "candidate", "from": "2026-12-08T09:00:00+00:00", "to": "2026-12-09T13:00:00Z"},
      "Kim Lee moved their interviews from Tue 8 Dec 10:00 to Wed 9 Dec 14:00"),
     ("candidate_cancelled", {"by": "candidate", "interviews": [9]},
