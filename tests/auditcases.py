@@ -1,7 +1,9 @@
 """The audit-trail test table: a small scheduled world and one run per state-changing service.
 
 ``CASES`` maps "module.function" to the action it must write and a run returning the (loop_id,
-interviewer_id) the entry must name; ``tests/services/test_audit_trail.py`` drives it.
+interviewer_id) the entry must name, and, when the actor is not the coordinator's login, the actor's id
+(None: no login); ``tests/services/test_audit_trail.py`` drives it. The calendar side's cases are in
+``tests/auditcases_calendar.py``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Ctx:
     pool: dict
     loop: object
     rounds: dict
+    #: New sessions on the same connection, for services that open their own (the IMAP poller).
+    factory: object = None
 
     @property
     def person(self):
@@ -59,7 +63,7 @@ class Ctx:
         return self.rounds["mentor"]
 
 
-def make_ctx(db) -> Ctx:
+def make_ctx(db, factory=None) -> Ctx:
     """A world with a coordinator login, a scheduled loop and a pool with a spare mentor."""
     world = World(db)
     pool = world.basic_pool()
@@ -68,7 +72,7 @@ def make_ctx(db) -> Ctx:
     loop, rounds = scheduled_loop(db, world)
     actor = users.create_user(db, email="coord@hire.example", name="Casey Coordinator", password="password123",
                               roles=["coordinator"]).id
-    return Ctx(db, world, actor, pool, loop, rounds)
+    return Ctx(db, world, actor, pool, loop, rounds, factory)
 
 
 def _interviewer_in(interview):
@@ -136,7 +140,8 @@ def _person_input(**changes_):
     return pool_service.InterviewerInput(**values)
 
 
-#: "module.function" -> (the action it writes, a run that returns the (loop_id, interviewer_id) expected).
+#: "module.function" -> (the action it writes, a run that returns the (loop_id, interviewer_id[, actor_id])
+#: expected).
 CASES: dict = {}
 NOBODY = (None, None)
 

@@ -16,7 +16,7 @@ from sqlalchemy import and_, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from planner.core.audit.kinds import KINDS, OTHER, Kind, get_kind, kind_of
-from planner.core.audit.wording import Entry, LoopName, Names, describe, who
+from planner.core.audit.wording import Entry, LoopName, Names, competency_slugs, describe, who
 from planner.models import AuditEntry, Candidate, Competency, Interview, Interviewer, Loop, Posting, User
 
 
@@ -165,7 +165,7 @@ def load_names(session: Session, views: Sequence[Entry]) -> tuple[Names, dict[in
     postings = {n.posting_id: n.posting for n in loops.values()}
     posting_ids = _ints(v.the_posting(Names(loops=loops)) for v in views) - set(postings)
     postings.update(_pairs(session, posting_ids, Posting.id, Posting.title))
-    slugs = {str(s) for v in views for s in [v.details.get("competency"), *(v.details.get("uncovered") or [])] if s}
+    slugs = {slug for v in views for slug in competency_slugs(v)}
     competencies = _competencies(session, slugs, _ints(v.entity_id for v in views if v.entity == "competency"))
     names = Names(
         loops=loops,

@@ -72,7 +72,8 @@ def answer_invite(session: Session, interviewer_id: int, interview_id: int, answ
         seat.partstat_comment, seat.partstat_via = text, "app"
         record(session, actor_id=actor_id, action="invite_answered", entity="seat", entity_id=seat.id,
                reason=text or answer, loop_id=interview.loop_id, interviewer_id=interviewer_id,
-               details={"interview_id": interview.id, "partstat": answer, "via": "app"})
+               details={"interview_id": interview.id, "partstat": answer, "via": "app",
+                        "start": interview.start.isoformat()})
         session.commit()
     except BaseException:
         session.rollback()
@@ -132,7 +133,8 @@ def dismiss_counter(session: Session, inbound_id: int, *, actor_id: int | None, 
         row.counter_state, row.resolved_at, row.resolved_by = CounterState.DISMISSED, now, actor_id
         record(session, actor_id=actor_id, action="counter_dismissed", entity="inbound_message", entity_id=row.id,
                reason=f"kept the time; {_name(session, row)}'s proposal dismissed", loop_id=row.loop_id,
-               interviewer_id=row.interviewer_id, details={"interview_id": row.interview_id})
+               interviewer_id=row.interviewer_id,
+               details={"interview_id": row.interview_id, "start": row.proposed_start.isoformat()})
         session.commit()
     except BaseException:
         session.rollback()

@@ -111,11 +111,13 @@ def book(session: Session, link_id: int, secret: str, start: datetime, *, now: d
             # The days picked become the candidate's windows: what a coordinator's later changes stay within.
             loop.windows = _day_windows(loop, items, settings)
             session.flush()
+        # This entry is the booking's record; confirming writes no second "loop_scheduled" one.
         created = confirm_in_transaction(session, {loop.id: items}, actor_id=None, now=now, settings=mail,
-                                         override_reason=loop.coverage_override)[loop.id]
+                                         override_reason=loop.coverage_override, audited=False)[loop.id]
         keep_alive_until(link, max(i.end for i in created))
         record(session, actor_id=None, action="candidate_booked", entity="loop", entity_id=loop.id,
-               loop_id=loop.id, details={**BY, "start": items[0]["start"], "interviews": [i.id for i in created]})
+               loop_id=loop.id, details={**BY, "start": items[0]["start"], "interviews": [i.id for i in created],
+                                         "plan_version_id": loop.plan_version_id})
     return created
 
 

@@ -131,10 +131,11 @@ def _apply_reply(session: Session, row: InboundMessage, found: InboundReply, mat
     record(session, actor_id=actor_id, action="reply_recorded", entity="seat", entity_id=seat.id,
            reason=found.comment or partstat.value, loop_id=interview.loop_id, interviewer_id=person.id,
            details={"interview_id": interview.id, "partstat": partstat.value, "via": VIA[source],
-                    "sequence": found.sequence, "inbound_id": row.id})
+                    "sequence": found.sequence, "inbound_id": row.id, "start": interview.start.isoformat()})
 
 
-def _apply_counter(session: Session, row: InboundMessage, match: Match, *, actor_id: int | None) -> None:
+def _apply_counter(session: Session, row: InboundMessage, match: Match, *, source: str,
+                   actor_id: int | None) -> None:
     interview, person = match.interview, match.person
     row.outcome, row.counter_state = InboundOutcome.COUNTER, CounterState.OPEN
     row.reason = f"{person.name} proposes a new time for '{interview.round_name}'."
@@ -143,7 +144,7 @@ def _apply_counter(session: Session, row: InboundMessage, match: Match, *, actor
     record(session, actor_id=actor_id, action="counter_received", entity="inbound_message", entity_id=row.id,
            reason=row.comment or "new time proposed", loop_id=interview.loop_id, interviewer_id=person.id,
            details={"interview_id": interview.id, "start": row.proposed_start.isoformat(),
-                    "end": row.proposed_end.isoformat()})
+                    "end": row.proposed_end.isoformat(), "via": VIA[source], "inbound_id": row.id})
 
 
 def _earlier(session: Session, key: str | None) -> InboundMessage | None:
@@ -178,7 +179,7 @@ def _decide(session: Session, row: InboundMessage, found: InboundReply, *, sourc
     if stale:
         row.outcome, row.reason = InboundOutcome.STALE, stale
     elif found.is_counter:
-        _apply_counter(session, row, match, actor_id=actor_id)
+        _apply_counter(session, row, match, source=source, actor_id=actor_id)
     else:
         _apply_reply(session, row, found, match, source=source, actor_id=actor_id, now=now)
 

@@ -307,13 +307,15 @@ def confirm(session: Session, loop_id: int, interviews: Sequence[Mapping], *, ac
 
 def confirm_in_transaction(session: Session, proposals: Mapping[int, Sequence[Mapping]], *,
                            actor_id: int | None, now: datetime, settings: MailSettings,
-                           override_reason: str | None = None) -> dict[int, list[Interview]]:
+                           override_reason: str | None = None, audited: bool = True) -> dict[int, list[Interview]]:
     """What :func:`confirm_many` does -- lock, re-check, write, announce, audit -- without committing, for a
     use case that writes more in the same transaction (a candidate booking through their link).
 
+    :param audited: False when the caller writes its own entry for the scheduling (a candidate's booking
+        is one ``candidate_booked`` entry, not a second ``loop_scheduled`` one by nobody).
     :raise: as :func:`confirm`.
     """
-    return _confirm(session, proposals, actor_id, now, settings, override_reason)
+    return _confirm(session, proposals, actor_id, now, settings, override_reason, audited=audited)
 
 
 def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *, actor_id: int | None,
@@ -330,7 +332,8 @@ def confirm_many(session: Session, proposals: Mapping[int, Sequence[Mapping]], *
     return created
 
 
-def _confirm(session, proposals, actor_id, now, settings, override_reason) -> dict[int, list[Interview]]:
+def _confirm(session, proposals, actor_id, now, settings, override_reason, *,
+             audited: bool = True) -> dict[int, list[Interview]]:
     people = sorted({person_id(p) for items in proposals.values() for i in items
                      for p in [*i.get("interviewers", []), *i.get("trainees", [])]})
     loops = lock_loops_and_people(session, sorted(proposals), people, now)
@@ -359,7 +362,7 @@ def _confirm(session, proposals, actor_id, now, settings, override_reason) -> di
     session.flush()
     ids = [i.id for items in created.values() for i in items]
     announce_scheduled(session, ids, settings=settings, now=now)
-    for loop in loops:
+    for loop in loops if audited else ():
         record(session, actor_id=actor_id, action="loop_scheduled", entity="loop", entity_id=loop.id,
                details={"interviews": [i.id for i in created[loop.id]],
                         "plan_version_id": loop.plan_version_id}, loop_id=loop.id)

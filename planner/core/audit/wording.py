@@ -13,11 +13,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from planner.core.audit import calendar_wording
 from planner.core.prose import and_list
 
 #: Who the entry names when no login made the change.
 SYSTEM = "system"
 VIA_CALENDAR = "interviewer via calendar"
+CANDIDATE = "candidate"
+#: ``details.via`` of an answer a calendar client sent ("mail": it came in through the organizer's inbox).
+CALENDAR_VIAS = ("calendar", "mail")
+#: A suggestion switched to its runner-up: details "from" and "to" are competency slugs.
+SWITCH = "posting.competency.switch"
 
 
 @dataclass(frozen=True)
@@ -81,12 +87,22 @@ def _int(value) -> int | None:
 
 
 def who(entry: Entry, actor_name: str | None) -> str:
-    """The actor's name; "interviewer via calendar" for a reply from a calendar client; else "system"."""
+    """The actor's name; "interviewer via calendar" for an answer from a calendar client; "candidate" for what
+    a candidate did through their link (``details.by``); else "system"."""
     if entry.actor_id is not None:
         return actor_name or f"user #{entry.actor_id} (deleted)"
-    if entry.details.get("via") == "calendar" or entry.action.startswith(("reply", "itip")):
+    if entry.details.get("via") in CALENDAR_VIAS or entry.action.startswith(("reply", "itip")):
         return VIA_CALENDAR
+    if entry.details.get("by") == CANDIDATE:
+        return CANDIDATE
     return SYSTEM
+
+
+def competency_slugs(entry: Entry) -> list[str]:
+    """The library slugs the entry's sentence names (the read side looks their names up)."""
+    keys = ("from", "to") if entry.action == SWITCH else ("competency",)
+    slugs = [entry.details.get(key) for key in keys] + list(entry.details.get("uncovered") or [])
+    return [str(slug) for slug in slugs if slug]
 
 
 def when(value, zone: ZoneInfo) -> str:
@@ -214,6 +230,8 @@ SENTENCES: dict[str, Callable[[_Say], str]] = {
     "posting.competency.restore": lambda s: f"Put {s.competency()} back among the suggestions of {s.posting()}",
     "posting.competency.accept_all": lambda s: "Accepted " + s.count("count", "suggested competency",
                                                                     "suggested competencies") + f" of {s.posting()}",
+    SWITCH: lambda s: f"Switched {s.competency(s.d.get('from'))} to its runner-up {s.competency(s.d.get('to'))} "
+                      f"on {s.posting()}",
     "competency.create": lambda s: f"Added {s.competency()} to the competency library",
     "competency.update": lambda s: f"Edited the library entry {s.competency()} ({_fields(s.d.get('changed'))})",
     "competency.retire": lambda s: f"Retired {s.competency()} from the library",
@@ -264,6 +282,7 @@ SENTENCES: dict[str, Callable[[_Say], str]] = {
     "user.update": lambda s: f"Changed the settings of {s.d.get('email', 'a login')} ({_fields(s.d.get('changed'))})",
     "user.password": lambda s: f"Changed the password of {s.d.get('email', 'a login')}",
     "demo.load": lambda s: "Loaded the demo data",
+    **calendar_wording.SENTENCES,
 }
 
 

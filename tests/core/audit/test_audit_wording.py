@@ -8,7 +8,7 @@ import pytest
 
 from planner.core.audit.cells import safe_cell, safe_row
 from planner.core.audit.kinds import KINDS, OTHER, kind_choices, kind_of
-from planner.core.audit.wording import SENTENCES, Entry, LoopName, Names, describe, when, who
+from planner.core.audit.wording import SENTENCES, Entry, LoopName, Names, competency_slugs, describe, when, who
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NAMES = Names(loops={3: LoopName("Kim Lee", 1, "Compiler Engineer")}, interviews={9: "Compiler design"},
@@ -73,6 +73,29 @@ TYPICAL = {
     "user.update": ("user", 1, {"email": "casey@example.com", "changed": ["timezone"]}),
     "user.password": ("user", 1, {"email": "casey@example.com"}),
     "demo.load": ("posting", 1, {"postings": 1}),
+    "posting.competency.switch": ("posting", 1, {"from": "ownership", "to": "customer-ownership", "evidence": 2}),
+    "reply_recorded": ("seat", 11, {"interview_id": 9, "partstat": "declined", "via": "mail", "sequence": 0,
+                                    "inbound_id": 2, "start": "2026-12-08T09:00:00+00:00"}),
+    "invite_answered": ("seat", 11, {"interview_id": 9, "partstat": "accepted", "via": "app",
+                                     "start": "2026-12-08T09:00:00+00:00"}),
+    "counter_received": ("inbound_message", 2, {"interview_id": 9, "start": "2026-12-09T13:00:00+00:00",
+                                                "end": "2026-12-09T14:00:00+00:00", "via": "mail"}),
+    "counter_accepted": ("inbound_message", 2, {"interview_id": 9, "start": "2026-12-09T13:00:00+00:00"}),
+    "counter_dismissed": ("inbound_message", 2, {"interview_id": 9, "start": "2026-12-09T13:00:00+00:00"}),
+    "candidate_link_created": ("candidate_link", 1, {"expires_at": "2026-12-15T11:00:00+00:00", "revoked": [],
+                                                     "offer_horizon": True, "to": None}),
+    "candidate_link_sent": ("candidate_link", 2, {"expires_at": "2026-12-15T11:00:00+00:00", "revoked": [1],
+                                                  "offer_horizon": True, "to": "kim@cand.example"}),
+    "candidate_link_revoked": ("candidate_link", 2, {"links": [2]}),
+    "candidate_booked": ("loop", 3, {"by": "candidate", "start": "2026-12-08T09:00:00Z", "interviews": [9, 10],
+                                     "plan_version_id": 1}),
+    "candidate_rescheduled": ("loop", 3, {"by": "candidate", "from": "2026-12-08T09:00:00+00:00",
+                                          "to": "2026-12-09T13:00:00Z", "interviews": [9, 10]}),
+    "candidate_cancelled": ("loop", 3, {"by": "candidate", "interviews": [9, 10]}),
+    "candidate_timezone_set": ("loop", 3, {"by": "candidate", "from": "America/New_York", "to": "Asia/Singapore",
+                                           "detected": True}),
+    "candidate_availability": ("loop", 3, {"by": "candidate", "windows": [["2026-12-08T09:00:00+00:00",
+                                                                           "2026-12-08T14:00:00+00:00"]]}),
 }
 
 
@@ -89,8 +112,9 @@ def test_every_known_action_has_a_typical_entry():
 def test_each_action_reads_as_its_own_sentence(action):
     """The sentence is the action's own (not the fallback), names things, and leaks no raw None or braces."""
     entity, entity_id, details = TYPICAL[action]
-    loop = 3 if entity in ("loop", "interview") or "loop_id" in details else None
-    person = 5 if entity == "interviewer" else None
+    on_a_loop = entity in ("loop", "interview", "seat", "inbound_message", "candidate_link")
+    loop = 3 if on_a_loop or "loop_id" in details else None
+    person = 5 if entity in ("interviewer", "seat", "inbound_message") else None
     text = say(action, entity, entity_id, details, loop_id=loop, interviewer_id=person)
     fallback = action.replace(".", " ").replace("_", " ")
     assert text and not text.lower().startswith(fallback.lower())
@@ -116,6 +140,57 @@ def test_each_action_reads_as_its_own_sentence(action):
 def test_sentences_use_the_details_and_the_viewers_zone(action, entity, entity_id, details, expected):
     """Readable sentences with Berlin times (the busy block spans the March DST change: 10:00 CET, 11:00 CEST)."""
     assert say(action, entity, entity_id, details) == expected
+
+
+@pytest.mark.parametrize(("action", "details", "expected"), [
+    ("reply_recorded", {"interview_id": 9, "partstat": "declined", "via": "mail",
+                        "start": "2026-12-08T09:00:00+00:00"},
+     "Jordan Park declined Compiler design for Kim Lee (Tue 8 Dec 10:00)"),
+    ("reply_recorded", {"interview_id": 9, "partstat": "tentative", "via": "upload"},
+     "Jordan Park tentatively accepted Compiler design for Kim Lee (answer uploaded)"),
+    ("invite_answered", {"interview_id": 9, "partstat": "accepted", "via": "app",
+                         "start": "2026-03-29T08:00:00+00:00"},
+     "Jordan Park accepted Compiler design for Kim Lee (Sun 29 Mar 10:00) on their interviews page"),
+    ("counter_received", {"interview_id": 9, "start": "2026-12-09T13:00:00+00:00", "via": "mail"},
+     "Jordan Park proposed moving Compiler design for Kim Lee to Wed 9 Dec 14:00"),
+    ("counter_accepted", {"interview_id": 9, "start": "2026-12-09T13:00:00+00:00"},
+     "Accepted Jordan Park's proposed time for Compiler design for Kim Lee: Wed 9 Dec 14:00"),
+    ("counter_dismissed", {"interview_id": 9},
+     "Kept the time of Compiler design for Kim Lee; dismissed Jordan Park's proposal"),
+    ("candidate_link_sent", {"expires_at": "2026-12-15T11:00:00+00:00", "revoked": [1]},
+     "Sent Kim Lee a link to book their interviews (works until Tue 15 Dec 12:00); the older link no longer works"),
+    ("candidate_link_created", {"expires_at": "2026-12-15T11:00:00+00:00", "revoked": []},
+     "Made Kim Lee a link to book their interviews (works until Tue 15 Dec 12:00)"),
+    ("candidate_link_revoked", {"links": [1, 2]}, "Revoked Kim Lee's link to book their interviews (2 links)"),
+    ("candidate_booked", {"by": "candidate", "start": "2026-12-08T09:00:00Z", "interviews": [9, 10, 11]},
+     "Kim Lee booked 3 interviews, starting Tue 8 Dec 10:00; invites queued"),
+    ("candidate_rescheduled", {"by": "candidate", "from": "2026-12-08T09:00:00+00:00", "to": "2026-12-09T13:00:00Z"},
+     "Kim Lee moved their interviews from Tue 8 Dec 10:00 to Wed 9 Dec 14:00"),
+    ("candidate_cancelled", {"by": "candidate", "interviews": [9]},
+     "Kim Lee cancelled 1 interview; the loop is a draft again"),
+    ("candidate_timezone_set", {"by": "candidate", "from": "UTC", "to": "Asia/Singapore", "detected": True},
+     "Kim Lee's time zone set to Asia/Singapore (detected by their browser; it was UTC)"),
+    ("candidate_availability", {"by": "candidate", "windows": [["a", "b"], ["c", "d"]]},
+     "Kim Lee gave their availability (2 windows)"),
+])
+def test_answers_and_candidate_actions_read_as_sentences(action, details, expected):
+    """Answers name the person, the round, the candidate and the interview's time in the viewer's zone (Berlin: the
+    app answer is on the day of the March change, 08:00 UTC is 10:00 CEST); candidates' actions name them."""
+    entity = {"reply_recorded": "seat", "invite_answered": "seat"}.get(action, "loop")
+    person = 5 if entity == "seat" or action.startswith("counter") else None
+    assert say(action, entity, 11, details, loop_id=3, interviewer_id=person) == expected
+
+
+def test_a_switch_to_the_runner_up_names_both_competencies():
+    """The slugs of a switch are looked up as competencies (and listed for the read side to find their names)."""
+    names = Names(postings={1: "Compiler Engineer"},
+                  competencies={"ownership": "Ownership", "customer-ownership": "Customer ownership"})
+    entry = Entry("posting.competency.switch", "posting", 1, {"from": "ownership", "to": "customer-ownership"})
+    assert describe(entry, names, BERLIN) == \
+        "Switched Ownership to its runner-up Customer ownership on Compiler Engineer"
+    assert competency_slugs(entry) == ["ownership", "customer-ownership"]
+    assert competency_slugs(Entry("qualification.change", "interviewer", 5,
+                                  {"competency": "mentoring", "from": "shadow", "to": "qualified"})) == ["mentoring"]
 
 
 def test_what_is_gone_is_named_from_the_details_or_by_number():
@@ -144,6 +219,11 @@ def test_who_did_it():
     assert who(Entry("reply.recorded", "interview", 1, {}), None) == "interviewer via calendar"
     assert who(Entry("busy.sync", "interviewer", 1, {"via": "calendar"}), None) == "interviewer via calendar"
     assert who(Entry("scorecard_reminder_queued", "interviewer", 1, {}), None) == "system"
+    assert who(Entry("counter_received", "inbound_message", 1, {"via": "mail"}), None) == "interviewer via calendar"
+    assert who(Entry("candidate_booked", "loop", 1, {"by": "candidate"}), None) == "candidate"
+    # An uploaded answer or one given in the app is the login's who made it.
+    assert who(Entry("reply_recorded", "seat", 1, {"via": "upload"}, actor_id=4), "Casey") == "Casey"
+    assert who(Entry("invite_answered", "seat", 1, {"via": "app"}, actor_id=7), "Jordan Park") == "Jordan Park"
 
 
 def test_when_reads_iso_text_in_the_zone():
@@ -161,6 +241,9 @@ def test_every_described_action_has_a_kind_and_kinds_are_distinct():
     assert kind_of("reply.recorded") == OTHER
     keys = [key for key, _label in kind_choices()]
     assert len(keys) == len(set(keys)) and keys[-1] == OTHER
+    assert kind_of("reply_recorded") == kind_of("counter_dismissed") == "answers"
+    assert kind_of("candidate_booked") == kind_of("candidate_link_sent") == "candidates"
+    assert kind_of("posting.competency.switch") == "postings"
 
 
 @pytest.mark.parametrize(("value", "expected"), [
