@@ -3,10 +3,11 @@
 What a candidate choosing their own time is shown. From each start the loop is packed with the first-fit
 rules of :mod:`.greedy`: the first round starts exactly then, every next round at the earliest start
 where it can be staffed (rounds with the fewest qualified people first), each panel the least-loaded
-qualified people free then, within caps, seat rules, the gap limit and the candidate's windows. A start is
-offered only together with such a plan, so every offer can be handed to the validator as it stands;
-a start where first-fit finds no plan is not offered (it may miss a start only a cleverer assignment
-could staff, never offer one nobody can).
+qualified people free then, within caps, seat rules, the gap limit and the candidate's windows, sparing
+the few people a later round cannot do without; when that path dead-ends, a small bounded search
+backtracks (other rounds next, other panels). A start is offered only together with such a plan, so every
+offer can be handed to the validator as it stands; a start where the bounded search finds no plan is not
+offered (it may miss a start only a wider search could staff, never offer one nobody can).
 
 The calendars do not change while the starts are tried, so a round's panel at a time is asked once
 (:class:`_Panels`): with nobody of the loop excluded first, and the answer reused whenever it seats
@@ -86,6 +87,10 @@ class _Grid:
         days = [(_EPOCH + timedelta(minutes=w.start)).astimezone(zone).date().toordinal() for w in windows]
         self.starts: dict[int, list[int]] = {}
         self.days: dict[int, list[int]] = {}
+        #: Local day -> end (UTC minute) of its last window: no round of a one-day loop ends later.
+        self.day_ends: dict[int, int] = {}
+        for window, day in zip(windows, days, strict=True):
+            self.day_ends[day] = max(self.day_ends.get(day, window.end), window.end)
         for minutes in {r.minutes for r in loop.rounds}:
             starts, start_days = [], []
             for window, day in zip(windows, days, strict=True):
@@ -139,39 +144,101 @@ def offers(problem: Problem, loop_id: str, *, starts: Iterable[int] | None = Non
     return found
 
 
+#: Placements tried from one start beyond one per round (the first path tried is first-fit with look-ahead).
+BACKTRACKS = 14
+#: Alternatives tried at each step: the earliest placements of the remaining rounds, and other panels.
+BRANCHES = 4
+#: A one-seat round that at most this many people can staff alone has them spared by earlier rounds.
+RESERVE = 3
+
+
 def _pack(loop: Loop, first: int, order: list[Round], grid: _Grid, panels: _Panels,
-          max_days: int) -> LoopPlan | None:
-    """The loop packed from grid index ``first`` (its first round starts exactly then), or None."""
-    slot = grid.slot
-    placed = None
-    for rnd in order:  # the first round: the scarcest round that can be staffed at the start itself
-        if grid.holds(rnd.minutes, first):
-            panel = panels.panel(rnd, first, _NOBODY)
-            if panel is not None:
-                placed = (rnd, first, panel)
-                break
-    if placed is None:
-        return None
-    first_day = grid.day(placed[0].minutes, first)
-    interviews: list[Interview] = []
-    used: set[str] = set()
-    remaining = list(order)
-    while placed is not None:
-        rnd, g, (assessors, trainees) = placed
-        interviews.append(Interview(rnd.id, g * slot, g * slot + rnd.minutes, assessors, trainees))
-        used.update(assessors)
-        used.update(trainees)
-        remaining.remove(rnd)
-        if not remaining:
-            return LoopPlan(loop.id, tuple(interviews))
-        placed = _next_round(loop, g * slot + rnd.minutes, remaining, order, grid, panels, frozenset(used),
-                             first_day + max_days)
+          max_days: int, nodes: int | None = None) -> LoopPlan | None:
+    """The loop packed from grid index ``first`` (one round starts exactly then), or None.
+
+    The first path tried is first-fit with one look-ahead: a panel spares, where it can, the few people who
+    alone can staff a one-seat round still to come. When that path dead-ends (typically: a panel chosen early took the
+    only person a later round needs, as with one person qualified in both halves of a two-competency
+    round), a bounded depth-first search backtracks: at each step it also tries the next-earliest
+    placements and panels without the people the first choice seated. ``nodes`` bounds the placements
+    tried, so a start nobody can staff costs a fixed amount of work.
+    """
+    budget = [len(order) + BACKTRACKS if nodes is None else nodes]
+    solo = _solo_coverers(order, panels)
+    if max_days == 1:  # a one-day loop that cannot end by the day's last window is not worth a search
+        shortest = min(r.minutes for r in order)
+        if grid.holds(shortest, first) and (first * grid.slot + sum(r.minutes for r in order)
+                                            > grid.day_ends[grid.day(shortest, first)]):
+            return None
+    for rnd in order:  # the first round: a round that can be staffed at the start itself, scarcest first
+        if not grid.holds(rnd.minutes, first):
+            continue
+        for panel in _panels_at(rnd, first, panels, _NOBODY):
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            first_day = grid.day(rnd.minutes, first)
+            plan = _extend(loop, [(rnd, first, panel)], [r for r in order if r is not rnd], order, grid, panels,
+                           first_day + max_days, budget, solo)
+            if plan is not None:
+                return plan
     return None
 
 
-def _next_round(loop: Loop, cursor: int, remaining: list[Round], order: list[Round], grid: _Grid,
-                panels: _Panels, excluded: frozenset[str], day_limit: int):
-    """The earliest (round, grid index, panel) after ``cursor`` within the gap limit; ties to the scarcer round."""
+def _extend(loop: Loop, placed: list, remaining: list[Round], order: list[Round], grid: _Grid, panels: _Panels,
+            day_limit: int, budget: list[int], solo: dict[str, frozenset[str]]) -> LoopPlan | None:
+    slot = grid.slot
+    if not remaining:
+        return LoopPlan(loop.id, tuple(Interview(rnd.id, g * slot, g * slot + rnd.minutes, a, t)
+                                       for rnd, g, (a, t) in placed))
+    used = frozenset(person for _, _, (a, t) in placed for person in (*a, *t))
+    rnd_last, g_last, _ = placed[-1]
+    cursor = g_last * slot + rnd_last.minutes
+    for rnd, g, panel in _placements(loop, cursor, remaining, order, grid, panels, used, day_limit, solo):
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        plan = _extend(loop, [*placed, (rnd, g, panel)], [r for r in remaining if r is not rnd], order, grid,
+                       panels, day_limit, budget, solo)
+        if plan is not None:
+            return plan
+    return None
+
+
+def _panels_at(rnd: Round, g: int, panels: _Panels, excluded: frozenset[str], spare: frozenset[str] = _NOBODY):
+    """Panels for ``rnd`` at ``g``, best first (at most BRANCHES).
+
+    First the least-loaded panel that spares ``spare`` (the few people who alone can staff a round still to
+    come), then plain first-fit's panel, then panels that leave out one of its assessors.
+    """
+    panel = panels.panel(rnd, g, excluded)
+    if panel is None:
+        return
+    seen = set()
+    if spare and not spare.isdisjoint(panel[0]):
+        sparing = panels.panel(rnd, g, excluded | spare)
+        if sparing is not None:
+            seen.add(sparing)
+            yield sparing
+    if panel not in seen:
+        seen.add(panel)
+        yield panel
+    for person in panel[0]:
+        if len(seen) >= BRANCHES:
+            return
+        other = panels.panel(rnd, g, excluded | {person})
+        if other is not None and other not in seen:
+            seen.add(other)
+            yield other
+
+
+def _placements(loop: Loop, cursor: int, remaining: list[Round], order: list[Round], grid: _Grid,
+                panels: _Panels, excluded: frozenset[str], day_limit: int, solo: dict[str, frozenset[str]]):
+    """(round, grid index, panel) after ``cursor`` within the gap limit, earliest first; ties to the scarcer.
+
+    The first one yielded is first-fit's choice; at most BRANCHES (round, time) pairs are yielded, each
+    followed by its alternative panels.
+    """
     slot = grid.slot
     latest = None if loop.max_gap_minutes is None else cursor + loop.max_gap_minutes
     first_g = -(-cursor // slot)
@@ -181,15 +248,35 @@ def _next_round(loop: Loop, cursor: int, remaining: list[Round], order: list[Rou
         if at < len(grid.starts[rnd.minutes]):
             heap.append((grid.starts[rnd.minutes][at], order.index(rnd), at, rnd))
     heapq.heapify(heap)
-    while heap:
+    tried = 0
+    while heap and tried < BRANCHES:
         g, rank, at, rnd = heapq.heappop(heap)
         if latest is not None and g * slot > latest:
-            return None  # every other candidate start is later still
+            return  # every other candidate start is later still
         if grid.days[rnd.minutes][at] >= day_limit:
             continue  # this round's later starts are on later days too
-        panel = panels.panel(rnd, g, excluded)
-        if panel is not None:
-            return rnd, g, panel
+        found = False
+        spare = frozenset().union(*(solo.get(r.id, _NOBODY) for r in remaining if r is not rnd)) - excluded
+        for panel in _panels_at(rnd, g, panels, excluded, spare):
+            found = True
+            yield rnd, g, panel
+        tried += found
         if at + 1 < len(grid.starts[rnd.minutes]):
             heapq.heappush(heap, (grid.starts[rnd.minutes][at + 1], rank, at + 1, rnd))
-    return None
+
+
+def _solo_coverers(order: list[Round], panels: _Panels) -> dict[str, frozenset[str]]:
+    """Per one-seat round, the assessors who alone cover all its competencies, when they are few.
+
+    Such people are spared by earlier rounds when someone else can take those (a look-ahead that first-fit
+    lacks: it would seat the only person qualified in both halves of a later round in an easier one).
+    """
+    solo = {}
+    for rnd in order:
+        if rnd.interviewers != 1:
+            continue
+        able = frozenset(p.id for p in panels.pools[rnd.id].assessors
+                         if all(p.is_qualified(c) for c in rnd.competencies))
+        if len(able) <= RESERVE:
+            solo[rnd.id] = able
+    return solo
