@@ -11,7 +11,7 @@ from planner.cli.common import clear_errors, fail, get_app
 #: The largest id SQLite and PostgreSQL (bigint) can store.
 MAX_ID = 2**63 - 1
 
-STATUS_WORDS = {"gap": "GAP", "thin": "THIN", "ok": "ok", "over": "over"}
+STATUS_WORDS = {"gap": "GAP", "no-assessor": "NOBODY", "thin": "THIN", "ok": "ok", "over": "over"}
 
 
 def coverage_payload(view) -> dict:

@@ -8,6 +8,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import Flask, request, url_for
 from flask_login import current_user
 
+from planner.core.prose import noun, plural
+
 
 def _zone(name: str | None) -> ZoneInfo:
     try:
@@ -51,7 +53,14 @@ def sentence(text: str | None) -> str:
     return text[:1].upper() + text[1:]
 
 
+def plural_filter(count, singular: str, many: str | None = None, bare: bool = False) -> str:
+    """``{{ n|plural('interview') }}`` -> "1 interview" / "2 interviews"; ``bare=True`` gives the noun alone."""
+    count = int(count or 0)
+    return noun(count, singular, many) if bare else plural(count, singular, many)
+
+
 def register(app: Flask) -> None:
+    app.add_template_filter(plural_filter, "plural")
     app.add_template_filter(sentence, "sentence")
     app.add_template_filter(local, "local")
     app.add_template_filter(local_time, "local_time")
