@@ -42,6 +42,7 @@ from planner.models import (
     SeatRole,
     SeatStatus,
 )
+from planner.services.outbox_withdraw import withdraw_unsent
 
 #: Outbox kinds: first invite, later update, cancellation, panel change, the candidate's copy.
 KINDS = ("invite", "update", "cancel", "reassign", "itinerary")
@@ -299,11 +300,14 @@ def announce_replaced(
     *,
     settings: MailSettings,
     now: datetime,
+    actor_id: int | None = None,
 ) -> int:
     """Raise the SEQUENCE by 2; CANCEL to the person taken off, updated REQUEST to the new panel.
 
     Panel members who never received a message about this interview get an "invite" wording,
     the others an "update". The candidate's copy does not change (it names no interviewers).
+    When nothing about the interview has left the outbox for the person taken off, their pending
+    messages are withdrawn and they get no CANCEL (see :mod:`planner.services.outbox_withdraw`).
 
     :raise NotFound: the interview or the removed interviewer does not exist.
     :raise ValidationFailed: the removed interviewer still holds an active seat.
@@ -322,6 +326,8 @@ def announce_replaced(
     )
     if still_active is not None:
         raise ValidationFailed(f"{removed.name} still holds a seat on this interview; remove the seat first.")
+    withdrawal = withdraw_unsent(session, interview.id, removed.email, actor_id=actor_id,
+                                 interviewer_id=removed.id, loop_id=interview.loop_id)
     interview.updated_at = now  # LAST-MODIFIED of feeds and downloads
     interview.sequence += REASSIGNMENT_SEQUENCE_STEP
     event = interview_event(session, interview, settings, last_modified=now)
@@ -336,6 +342,8 @@ def announce_replaced(
     msgs = reassignment_messages(
         event, settings.organizer, [person_of(removed)], added, assessors, now, trainees=trainees
     )
+    if not withdrawal.told:
+        msgs = tuple(message for message in msgs if message.method != "CANCEL")
     count = 0
     for message in msgs:
         seq = event.sequence - 1 if message.method == "CANCEL" else event.sequence

@@ -328,7 +328,7 @@ def _plan_for(state: LoopState, interview: Interview, leaving_id: int, joining_i
 
 
 def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], now: datetime,
-           settings: MailSettings) -> list[dict]:
+           settings: MailSettings, actor_id: int | None = None) -> list[dict]:
     """Write seats and times of the changed interviews, then queue their messages; returns what changed."""
     levels = qualification_levels(session, [person_id(p) for item in overrides.values()
                                             for p in item["trainees"]])
@@ -361,7 +361,7 @@ def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], no
         interview.start, interview.end = start, end
         session.flush()
         for pid in removed:
-            announce_replaced(session, interview.id, pid, settings=settings, now=now)
+            announce_replaced(session, interview.id, pid, settings=settings, now=now, actor_id=actor_id)
         if time_moved or (added and not removed):
             announce_changed(session, interview.id, settings=settings, now=now)
         changes.append({"interview": interview.id, "removed": removed, "added": added, "moved": time_moved,
@@ -396,7 +396,7 @@ def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *,
         errors = state.new_errors(overrides)
         if errors:
             raise Conflict(f"This change no longer fits: {errors[0]}. Pick again from the fresh list.")
-        changes = _apply(session, state, overrides, now, settings)
+        changes = _apply(session, state, overrides, now, settings, actor_id)
         record(session, actor_id=actor_id, action="interviewer_replaced", entity="interview",
                entity_id=interview_id, reason=text,
                details={"loop_id": state.loop.id, "leaving": leaving_id, "joining": joining_id, "changes": changes})
