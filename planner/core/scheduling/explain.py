@@ -15,7 +15,7 @@ from itertools import combinations
 from planner.core.panels import fewest_covering, full_mask, skill_groups
 from planner.core.prose import and_list
 from planner.core.scheduling.availability import Calendar, FreeBlock, build_calendar, grid_starts, minute_to_local
-from planner.core.scheduling.greedy import RoundPools, pick_panel
+from planner.core.scheduling.greedy import RoundPools, pick_panel, place_loop
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interviewer, Loop, LoopPlan, Problem, Round, Span, is_outside
 
@@ -53,10 +53,16 @@ def explain_unscheduled(
     if short is not None:
         return LoopPlan(loop_id, reason=short[0], fixes=tuple(short[1]))
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
+    order = ""
+    if loop.ordered:
+        order = " in the plan's order"
+        # First-fit only reads the ledger, so asking it about the same loop in any order changes nothing.
+        if place_loop(problem, replace(loop, ordered=False), ledger, pools[loop.id]) is not None:
+            fixes = ["let the rounds take place in any order: they fit in another order", *fixes]
     return LoopPlan(
         loop_id,
         reason="each round can be staffed on its own, but the free times of the "
-        f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
+        f"interviewers do not line up into one sequence of rounds{order} inside the candidate's windows{gap}",
         fixes=tuple(fixes or ["widen the candidate's windows"]),
     )
 

@@ -92,6 +92,8 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
                 )
             in_loop[person_id] = rnd.id
             seats[person_id].append((start, end, label, person_id in assessors))
+    if loop.ordered:
+        errors += _check_order(loop, times, where)
     times.sort()
     for (_s1, e1, r1), (s2, _e2, r2) in zip(times, times[1:], strict=False):
         if s2 < e1:
@@ -102,6 +104,14 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
                 f"{r2!r}, more than max_gap_minutes {loop.max_gap_minutes}"
             )
     return errors
+
+
+def _check_order(loop: Loop, times: list[tuple], where: str) -> list[str]:
+    """An ordered loop's rounds in their listed order: each scheduled round ends before the next one starts."""
+    position = {rnd.id: n for n, rnd in enumerate(loop.rounds)}
+    listed = sorted(times, key=lambda t: position[t[2]])
+    return [f"{where}: round {r2!r} starts before round {r1!r} ends, but the loop keeps the listed order"
+            for (_s1, e1, r1), (s2, _e2, r2) in zip(listed, listed[1:], strict=False) if s2 < e1]
 
 
 def _check_round_time(problem: Problem, loop: Loop, rnd: Round, start: datetime, end: datetime, label: str):
