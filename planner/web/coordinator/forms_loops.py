@@ -6,6 +6,7 @@ from datetime import time
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     DateField,
     FieldList,
     Form,
@@ -70,6 +71,7 @@ class LoopWindowsForm(WindowsForm):
                                    validators=[Optional(), NumberRange(min=0, max=1440)],
                                    description="Leave empty for no limit; rounds may then spread over every "
                                                "window.")
+    rounds_any_order = BooleanField("Rounds may take place in any order")
 
 
 class LoopForm(WindowsForm):
@@ -97,6 +99,7 @@ class LoopForm(WindowsForm):
                                           "defaults to the posting's team.")
     max_gap_minutes = IntegerField("Longest break between rounds (minutes)", default=60,
                                    validators=[Optional(), NumberRange(min=0, max=1440)])
+    rounds_any_order = BooleanField("Rounds may take place in any order")
     video_url = StringField("Video link", validators=[Optional(), MaxLength(500)])
     location = StringField("Location", validators=[Optional(), MaxLength(200)])
 
