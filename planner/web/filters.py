@@ -9,6 +9,7 @@ from flask import Flask, request, url_for
 from flask_login import current_user
 
 from planner.core.prose import noun, plural
+from planner.core.timezones import zone_label
 
 
 def _zone(name: str | None) -> ZoneInfo:
@@ -33,10 +34,11 @@ def local(value: datetime | None, tz: str | None = None, fmt: str = "%a %d %b %Y
     """Format an aware datetime in `tz` (default: the viewer's zone), with the zone abbreviation after a time."""
     if value is None:
         return ""
-    moment = value.astimezone(_zone(tz or viewer_timezone()))
+    zone = _zone(tz or viewer_timezone())
+    moment = value.astimezone(zone)
     if not any(directive in fmt for directive in _TIME_DIRECTIVES):
         return moment.strftime(fmt)
-    return f"{moment.strftime(fmt)} {moment.strftime('%Z')}"
+    return f"{moment.strftime(fmt)} {zone_label(zone.key, moment.strftime('%Z'))}"
 
 
 def local_time(value: datetime | None, tz: str | None = None) -> str:

@@ -347,3 +347,4 @@ def loop_confirm(loop_id: int):
 # The proposal's trainee seats and the pages that fix a scheduled loop register their routes on the same blueprint.
 from planner.web.coordinator import changes as _changes  # noqa: E402, F401
 from planner.web.coordinator import proposal_trainees as _trainees  # noqa: E402, F401
+from planner.web.coordinator import rebook as _rebook  # noqa: E402, F401
