@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, request, url_for
@@ -41,8 +41,22 @@ def local(value: datetime | None, tz: str | None = None, fmt: str = "%a %d %b %Y
     return f"{moment.strftime(fmt)} {zone_label(zone.key, moment.strftime('%Z'))}"
 
 
+#: The one way a date is written on every page ("Thu 10 Dec 2026"); a time follows it after a comma.
+DATE_FORMAT = "%a %d %b %Y"
+
+
 def local_time(value: datetime | None, tz: str | None = None) -> str:
+    """The time of day in ``tz`` (default: the viewer's zone) with its zone: "14:00 CET"."""
     return local(value, tz, "%H:%M")
+
+
+def local_date(value: datetime | date | None, tz: str | None = None) -> str:
+    """The date of a moment in ``tz`` (default: the viewer's zone), or a calendar date as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return local(value, tz, DATE_FORMAT)
+    return value.strftime(DATE_FORMAT)
 
 
 def sentence(text: str | None) -> str:
@@ -66,6 +80,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(sentence, "sentence")
     app.add_template_filter(local, "local")
     app.add_template_filter(local_time, "local_time")
+    app.add_template_filter(local_date, "local_date")
 
     @app.context_processor
     def _globals():

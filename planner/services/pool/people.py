@@ -158,6 +158,7 @@ def update_interviewer(
             entity="interviewer",
             entity_id=person.id,
             details={"fields": sorted(changed)},
+            interviewer_id=person.id,
         )
     session.commit()
     return person
