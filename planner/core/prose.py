@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+#: The one way a date is written, in every sentence and on every page: "Thu 10 Dec 2026".
+DATE_FORMAT = "%a %d %b %Y"
+
 
 def and_list(items: Sequence[str]) -> str:
     """Items joined as prose, kept as written: "A", "A and B", "A, B and C"."""

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from planner.core.prose import plural
 from planner.models import (
     Candidate,
     Competency,
@@ -62,8 +63,8 @@ def load_demo(session: Session, *, now: datetime) -> str:
     loops = _candidates_and_loops(session, posting, now)
     session.commit()
     _schedule_example(session, posting, now)
-    return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
-            f"{len(interviewers)} interviewers, {loops} loops.")
+    return (f"Demo ready: posting #{posting.id} '{posting.title}', {plural(len(posting.competencies), 'competency')}, "
+            f"{plural(len(interviewers), 'interviewer')}, {plural(loops, 'loop')}.")
 
 
 def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:

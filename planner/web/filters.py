@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import Flask, request, url_for
 from flask_login import current_user
 
-from planner.core.prose import noun, plural
+from planner.core.prose import DATE_FORMAT, noun, plural
 from planner.core.timezones import zone_label
 
 
@@ -30,7 +30,7 @@ def viewer_timezone() -> str:
 _TIME_DIRECTIVES = ("%H", "%I", "%M", "%X", "%c", "%T", "%R")
 
 
-def local(value: datetime | None, tz: str | None = None, fmt: str = "%a %d %b %Y, %H:%M") -> str:
+def local(value: datetime | None, tz: str | None = None, fmt: str = DATE_FORMAT + ", %H:%M") -> str:
     """Format an aware datetime in `tz` (default: the viewer's zone), with the zone abbreviation after a time."""
     if value is None:
         return ""
@@ -41,8 +41,6 @@ def local(value: datetime | None, tz: str | None = None, fmt: str = "%a %d %b %Y
     return f"{moment.strftime(fmt)} {zone_label(zone.key, moment.strftime('%Z'))}"
 
 
-#: The one way a date is written on every page ("Thu 10 Dec 2026"); a time follows it after a comma.
-DATE_FORMAT = "%a %d %b %Y"
 
 
 def local_time(value: datetime | None, tz: str | None = None) -> str:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from planner.core.prose import plural
 from planner.core.scheduling.problem import TRAINEE_LEVELS, Interviewer, Loop, Problem, Round
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -133,7 +134,7 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     unknown = [p for p in assessors + trainees if p not in people]
     errors += [f"{label}: unknown interviewer {p!r}" for p in unknown]
     if len(assessors) != rnd.interviewers:
-        errors.append(f"{label}: {len(assessors)} interviewers instead of {rnd.interviewers}")
+        errors.append(f"{label}: {plural(len(assessors), 'interviewer')} instead of {rnd.interviewers}")
     if len(set(assessors)) != len(assessors):
         errors.append(f"{label}: an interviewer is listed twice")
     known = [people[p] for p in assessors if p in people]
@@ -146,7 +147,8 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     outside = sum(1 for person in known if loop.hiring_team is None or person.team != loop.hiring_team)
     if outside < rnd.outside_hiring_team:
         errors.append(
-            f"{label}: {outside} interviewers from outside the hiring team, {rnd.outside_hiring_team} required"
+            f"{label}: {plural(outside, 'interviewer')} from outside the hiring team, "
+            f"{rnd.outside_hiring_team} required"
         )
     if trainees and not rnd.trainee:
         errors.append(f"{label}: has a trainee but the round asks for none")

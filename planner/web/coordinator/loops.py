@@ -15,6 +15,7 @@ from itsdangerous import BadSignature
 
 from planner.core.coverage import UncoveredMustHave
 from planner.core.errors import Conflict, FieldError, NotFound, PlannerError
+from planner.core.prose import plural
 from planner.db import utcnow
 from planner.models import Posting
 from planner.queries import loops as loop_queries
@@ -104,7 +105,7 @@ def _render_batch(posting, proposals, form, status: int = 200):
     scheduled = {p.loop_id: p.interviews for p in proposals if p.scheduled}
     form.proposal.data = _batch_token(posting.id, scheduled)
     views = {p.loop_id: loop_queries.proposal_rounds(session, p.interviews, names) for p in proposals}
-    uncovered = sorted({slug for p in proposals for slug in p.uncovered})
+    uncovered = sorted({name for p in proposals for name in p.uncovered_names})
     return render_template("coordinator/loops/batch.html", posting=posting, proposals=proposals, loops=loops,
                            views=views, form=form, uncovered=uncovered, scheduled=len(scheduled)), status
 
@@ -131,7 +132,7 @@ def posting_loops_confirm(posting_id: int):
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
     loops, interviews = len(created), sum(len(v) for v in created.values())
-    flash(f"Scheduled {loops} {'loop' if loops == 1 else 'loops'} ({interviews} interviews); "
+    flash(f"Scheduled {plural(loops, 'loop')} ({plural(interviews, 'interview')}); "
           "invites are on their way.", "success")
     return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
 
@@ -230,7 +231,7 @@ def loop_cancel(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Loop cancelled; {count} interviews cancelled and the people told.", "success")
+        flash(f"Loop cancelled; {plural(count, 'interview')} cancelled and the people told.", "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 
 
@@ -339,7 +340,8 @@ def loop_confirm(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
-    flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.",
+    flash(f"Scheduled {plural(len(created), 'interview')} for {detail.loop.candidate.name}; invites are on their "
+          "way.",
           "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 

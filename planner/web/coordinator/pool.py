@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from planner.core.errors import NotFound, PlannerError, ValidationFailed
 from planner.core.pool import CalendarImportError
+from planner.core.prose import plural
 from planner.core.timezones import known_timezones
 from planner.db import utcnow
 from planner.queries import pool as pool_queries
@@ -164,7 +165,7 @@ def _set_active(interviewer_id: int, active: bool):
     else:
         upcoming = pool_service.upcoming_seat_count(session, interviewer_id, utcnow())
         note = (
-            f" They still hold {upcoming} upcoming interview{'s' if upcoming != 1 else ''}; reassign "
+            f" They still hold {plural(upcoming, 'upcoming interview')}; reassign "
             "them from the loops page."
             if upcoming
             else ""
@@ -404,7 +405,7 @@ def pool_busy_import(interviewer_id: int):
             label = result.source.removeprefix(pool_service.IMPORT_PREFIX)
             replaced = f" (replacing {result.replaced} from the previous import)" if result.replaced else ""
             flash(
-                f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'"
+                f"Imported {plural(result.imported, 'busy block')} from '{label}'"
                 f"{replaced}.",
                 "success",
             )
@@ -420,5 +421,5 @@ def pool_import_remove(interviewer_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Removed {removed} imported block{'s' if removed != 1 else ''}.", "success")
+        flash(f"Removed {plural(removed, 'imported block')}.", "success")
     return _back(interviewer_id, "busy")

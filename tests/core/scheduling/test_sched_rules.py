@@ -304,8 +304,8 @@ def test_a_fix_on_a_day_with_a_window_widens_it_and_on_another_day_adds_one():
     window = [("2026-12-07T09:00:00Z", "2026-12-07T12:00:00Z")]
     result = _solve(problem([pia, tom], [loop("x", [rnd("r", ["x"])], window), loop("y", [rnd("r", ["y"])], window)]))
     fixes = {entry["id"]: entry["fixes"] for entry in result["loops"]}
-    assert fixes["x"][0] == "widen the window to include Mon 2026-12-07 14:00 (candidate's time)"
-    assert fixes["y"][0] == "add a window on Tue 2026-12-08 from 08:00 (candidate's time)"
+    assert fixes["x"][0] == "widen the window to include Mon 07 Dec 2026, 14:00 (candidate's time)"
+    assert fixes["y"][0] == "add a window on Tue 08 Dec 2026 from 08:00 (candidate's time)"
 
 
 def test_a_round_no_panel_of_its_size_can_cover_is_explained_with_its_fixes():
