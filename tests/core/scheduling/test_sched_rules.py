@@ -282,7 +282,7 @@ def test_more_outside_seats_than_interviewers_is_explained():
     )
     assert _status(result) == {"c": "unscheduled", "d": "scheduled"}
     assert result["loops"][0]["reason"] == (
-        "round 'r': it asks for 3 interviewers from outside the hiring team but has only 1 seats"
+        "round 'r': it asks for 3 interviewers from outside the hiring team but has only 1 seat"
     )
 
 
@@ -344,4 +344,4 @@ def test_rounds_that_each_need_the_only_holder_of_a_competency_are_explained():
     assert entry["reason"] == (
         "rounds 'r1', 'r2' each need someone qualified in 'x' (nobody sits twice in a loop) but only 1 is: 'a'"
     )
-    assert entry["fixes"][0] == "qualify 1 more interviewer(s) in 'x'"
+    assert entry["fixes"][0] == "qualify 1 more interviewer in 'x'"
