@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -34,6 +34,8 @@ from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 TRAINEE_LEVELS = ("shadow", "reverse-shadow")
 #: How many times are offered (nearest to the candidate's other interviews first).
 MAX_OPTIONS = 5
+#: Options with the same panel are at least this far apart, so the list offers real choices.
+SPREAD = timedelta(hours=1)
 
 
 @dataclass
@@ -130,6 +132,9 @@ def rebook_options(session: Session, interview_id: int, *, now: datetime) -> Reb
         if panel is None:
             continue
         assessors, trainees = panel
+        if any(o.interviewers == [person_id(p) for p in assessors] and abs(o.start - start) < SPREAD
+               for o in options):
+            continue  # the same panel a few minutes away is not another choice
         item = _item(interview.round_key, start, minutes, assessors, trainees)
         if _new_errors(state, item):
             continue
