@@ -38,3 +38,11 @@ class PlaceForm(FlaskForm):
     scope = RadioField("Apply to", default="one", choices=[
         SelectChoice("one", "This interview"), SelectChoice("loop", "Every upcoming interview of the loop")])
     reason = StringField("Reason", validators=[Optional(), MaxLength(2000)], description="Optional.")
+
+
+class RebookForm(FlaskForm):
+    """The reason; the chosen time and panel come from the radio buttons (re-checked by the service)."""
+
+    reason = StringField("Reason", default="competency short after a cancellation",
+                         description="Kept in the audit trail.",
+                         validators=[DataRequired(message="Say why the round is booked again."), MaxLength(2000)])

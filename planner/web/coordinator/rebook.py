@@ -5,26 +5,15 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
-from flask_wtf import FlaskForm
-from wtforms import StringField
-from wtforms.validators import DataRequired
 
 from planner.core.errors import Conflict, NotFound, PlannerError
 from planner.db import utcnow
 from planner.services import rebook
 from planner.services.loop_state import get_interview
+from planner.web.coordinator.forms_changes import RebookForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.mail_settings import mail_settings
-from planner.web.validators import MaxLength
-
-
-class RebookForm(FlaskForm):
-    """The reason; the chosen time and panel come from the radio buttons (re-checked by the service)."""
-
-    reason = StringField("Reason", default="competency short after a cancellation",
-                         description="Kept in the audit trail.",
-                         validators=[DataRequired(message="Say why the round is booked again."), MaxLength(2000)])
 
 
 @bp.route("/interviews/<int:interview_id>/rebook", methods=["GET", "POST"])

@@ -11,36 +11,22 @@ from __future__ import annotations
 from flask import abort, flash, g, redirect, request, url_for
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from wtforms import StringField
-from wtforms.validators import DataRequired
 
 from planner.core.errors import NotFound, PlannerError
-from planner.core.pool import WEEKDAY_NAMES, CalendarImportError
+from planner.core.pool import CalendarImportError
 from planner.core.prose import plural
-from planner.core.timezones import canonical_timezone, known_timezones
+from planner.core.timezones import known_timezones
 from planner.db import utcnow
 from planner.queries.my_interviews import interviewer_for_user
 from planner.queries.pool import list_imports
 from planner.services import pool as pool_service
 from planner.services.pool.self_service import update_own_hours
-from planner.web.coordinator.forms_pool import DAY_LABELS, CalendarImportForm, MultiCheckboxField, choices
+from planner.web.coordinator.forms_pool import CalendarImportForm
 from planner.web.dbsession import get_session
 from planner.web.form_errors import field_named_by
 from planner.web.interviewer import views
+from planner.web.interviewer.forms_availability import HoursForm
 from planner.web.interviewer.views import bp
-from planner.web.validators import MaxLength
-
-
-class HoursForm(FlaskForm):
-    """The part of the profile an interviewer sets themselves."""
-
-    timezone = StringField("Time zone", validators=[DataRequired(message="A time zone is required."), MaxLength(64)],
-                           filters=[canonical_timezone], description="IANA name, for example Europe/Berlin.")
-    work_start = StringField("Working hours start", validators=[DataRequired(message="A start time is required."),
-                                                                MaxLength(5)], description="HH:MM, local time.")
-    work_end = StringField("Working hours end", validators=[DataRequired(message="An end time is required."),
-                                                            MaxLength(5)], description="HH:MM; 24:00 for end of day.")
-    work_days = MultiCheckboxField("Working days", choices=choices((d, DAY_LABELS[d]) for d in WEEKDAY_NAMES))
 
 
 def _me():
