@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from loopworld import NOW, SETTINGS
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from planner.core.scheduling import load_problem, validate
-from planner.models import OutboxMessage, SeatStatus
+from planner.models import OutboxMessage, OutboxState, SeatStatus
 from planner.services import scheduling
 from planner.services.loop_state import load_state
 
@@ -43,3 +43,10 @@ def last_id(db) -> int:
 
 def active(interview) -> set[tuple[str, str]]:
     return {(s.interviewer.name, s.role.value) for s in interview.seats if s.status == SeatStatus.ACTIVE}
+
+
+def mark_sent(db) -> None:
+    """Every pending message delivered (as the worker would have), committed."""
+    db.execute(update(OutboxMessage).where(OutboxMessage.state == OutboxState.PENDING)
+               .values(state=OutboxState.SENT, sent_at=NOW))
+    db.commit()

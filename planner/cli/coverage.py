@@ -7,11 +7,12 @@ import json
 import click
 
 from planner.cli.common import clear_errors, fail, get_app
+from planner.core.prose import plural
 
 #: The largest id SQLite and PostgreSQL (bigint) can store.
 MAX_ID = 2**63 - 1
 
-STATUS_WORDS = {"gap": "GAP", "thin": "THIN", "ok": "ok", "over": "over"}
+STATUS_WORDS = {"gap": "GAP", "no-assessor": "NOBODY", "thin": "THIN", "ok": "ok", "over": "over"}
 
 
 def coverage_payload(view) -> dict:
@@ -52,9 +53,9 @@ def render_text(view) -> str:
     coverage = view.coverage
     latest = view.latest_version
     lines = [f"Posting #{view.id}: {view.title}",
-             f"Plan: {len(coverage.rounds)} rounds, {coverage.total_minutes} min"
+             f"Plan: {plural(len(coverage.rounds), 'round')}, {coverage.total_minutes} min"
              + (f", version {latest.number}" if latest else ", not published")
-             + (f" (+{len(view.unpublished)} unpublished changes)" if view.unpublished else ""), ""]
+             + (f" (+{plural(len(view.unpublished), 'unpublished change')})" if view.unpublished else ""), ""]
     if not coverage.competencies:
         lines.append("The posting has no accepted competencies yet.")
         return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from planner.cli.common import clear_errors, get_app
+from planner.core.prose import plural
 
 
 @click.group("db")
@@ -27,7 +28,7 @@ def upgrade_command(revision: str) -> None:
         added = library.load_library_if_empty(session)
     click.echo(f"Database at {engine.url.render_as_string(hide_password=True)} is at {revision}.")
     if added:
-        click.echo(f"Loaded {added} competencies into the empty library.")
+        click.echo(f"Loaded {plural(added, 'competency')} into the empty library.")
 
 
 @db_group.command("downgrade")

@@ -10,6 +10,7 @@ import click
 from planner.core.errors import PlannerError
 from planner.core.extraction import Finding, extract, read_posting_file
 from planner.core.library import default_library
+from planner.core.prose import plural
 
 #: Exit status for bad input, as for click's own usage errors.
 BAD_INPUT = 2
@@ -37,7 +38,7 @@ def render_findings(findings: list[Finding], source: str) -> str:
     """The human-readable listing: one block per competency, evidence sentences quoted below it."""
     if not findings:
         return f"No competencies found in {source}."
-    lines = [f"{len(findings)} competencies found in {source}, strongest first:", ""]
+    lines = [f"{plural(len(findings), 'competency')} found in {source}, strongest first:", ""]
     for finding in findings:
         lines.append(f"{finding.name} [{finding.slug}, {finding.category}]  score {finding.score:.2f}")
         reason = f" ({finding.priority_reason})" if finding.priority_reason else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from planner.cli.common import clear_errors, get_app, session_scope
+from planner.core.prose import plural
 
 
 @click.group("invites")
@@ -30,4 +31,4 @@ def export_command(loop_id: int, out_dir: str, history: bool) -> None:
         result = export_loop(session, loop_id, out_dir, settings=settings, now=utcnow(), history=history)
     for name in result.files:
         click.echo(str(result.folder / name))
-    click.echo(f"Wrote {len(result.files)} files to {result.folder}.")
+    click.echo(f"Wrote {plural(len(result.files), 'file')} to {result.folder}.")

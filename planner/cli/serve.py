@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
-from planner.cli.common import clear_errors, get_app
+from planner.cli.common import clear_errors, fail, get_app
 
 
 @click.command("serve")
@@ -15,9 +18,32 @@ from planner.cli.common import clear_errors, get_app
 def serve_command(host: str, port: int, debug: bool) -> None:
     """Run the web app."""
     from sqlalchemy import text
+    from werkzeug.serving import make_server
 
     app = get_app()
     with app.extensions["planner.engine"].connect() as connection:  # fail fast, with one sentence
         connection.execute(text("SELECT 1"))
+    app.debug = debug
+    served = app
+    if debug:
+        from werkzeug.debug import DebuggedApplication
+
+        served = DebuggedApplication(app, evalex=True)
+    # The socket is bound here, not by werkzeug, which prints three lines and exits on a busy port.
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listener = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            fail(f"Port {port} is already in use on {host}; stop what is using it or pick another with --port.",
+                 code=1)
+        fail(f"Cannot serve on {host}:{port} ({exc.strerror or exc}).", code=1)
+    with listener:
+        server = make_server(host, port, served, threaded=True, fd=listener.fileno())
     click.echo(f"Serving on http://{host}:{port}/  (Ctrl-C to stop)")
-    app.run(host=host, port=port, debug=debug, use_reloader=False)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -23,3 +23,14 @@ class FieldError(ValidationFailed):
 
 class Conflict(PlannerError):
     """The change collides with something that happened meanwhile."""
+
+
+class FieldErrors(FieldError):
+    """Several fields broke their rules at once; ``errors`` holds each, so a form shows all of them together.
+
+    Reads as the first error for code that shows only one.
+    """
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        super().__init__(errors[0].field, str(errors[0]))
+        self.errors = list(errors)

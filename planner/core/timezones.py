@@ -40,3 +40,13 @@ def canonical_timezone(text: str | None) -> str | None:
     trimmed = text.strip()
     return _by_lower_case().get(trimmed.lower(), trimmed)
 
+
+
+def zone_label(name: str, abbreviation: str) -> str:
+    """How a time's zone is written after it: the tz database's abbreviation when it has a real one ("CET",
+    "EST"), else a readable name from the IANA key ("Sao Paulo time" rather than the bare offset "-03" the
+    database gives zones without an abbreviation)."""
+    if abbreviation and abbreviation[0] not in "+-" and not abbreviation.isdigit():
+        return abbreviation
+    place = name.rsplit("/", 1)[-1].replace("_", " ") if name else "UTC"
+    return f"{place} time"

@@ -6,7 +6,7 @@ import enum
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from planner.db import Base, utcnow
@@ -70,6 +70,8 @@ class Loop(Base):
     status: Mapped[LoopStatus] = mapped_column(enum_column(LoopStatus, "loop_status"), default=LoopStatus.DRAFT)
     hiring_team: Mapped[str] = mapped_column(String(120), default="")
     max_gap_minutes: Mapped[int | None]
+    #: The coordinator lets the scheduler put the rounds in any order; by default they keep the plan's order.
+    rounds_any_order: Mapped[bool] = mapped_column(default=False, server_default=false())
     location: Mapped[str] = mapped_column(String(200), default="")
     video_url: Mapped[str] = mapped_column(String(500), default="")
     #: Written reason when the coordinator schedules despite an uncovered must-have.

@@ -30,7 +30,7 @@ from planner.core.coverage import (
     suggest_plan,
     team_slug,
 )
-from planner.core.coverage.report import CRITICAL, GAP, STATUS_ORDER, THIN, WARNING
+from planner.core.coverage.report import CRITICAL, OK, OVER, STATUS_ORDER, WARNING
 from planner.core.errors import NotFound, ValidationFailed
 from planner.models import (
     Competency,
@@ -68,6 +68,22 @@ class PostingSummary:
     version: int | None
     #: Rounds of the working plan no panel of the active pool can staff.
     unstaffable: int = 0
+
+    @property
+    def must_have_short(self) -> bool:
+        """Some must-have is not covered (too few rounds, or nobody qualified to assess it)."""
+        return self.must_haves_covered < self.must_haves
+
+    @property
+    def must_haves_all_covered(self) -> bool:
+        """The posting asks for must-haves and every one of them is covered (none asked: False)."""
+        return self.must_haves > 0 and not self.must_have_short
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Problems first: a must-have short, then other blocking issues, then by plan status (empty last)."""
+        blocking = 0 if self.must_have_short else 1 if self.critical else 2
+        return blocking, (*STATUS_ORDER, "empty").index(self.coverage_status)
 
 
 @dataclass(frozen=True)
@@ -197,7 +213,8 @@ def load_bench(session: Session) -> dict[str, BenchEntry]:
 
 
 def list_posting_coverage(session: Session) -> list[PostingSummary]:
-    """Every posting with the coverage status of its working plan; worst first, then by title.
+    """Every posting with the coverage status of its working plan; problems first (see
+    :attr:`PostingSummary.rank`), then by title.
 
     Five queries whatever the data size.
     """
@@ -217,15 +234,14 @@ def list_posting_coverage(session: Session) -> list[PostingSummary]:
             id=posting.id, title=posting.title, team=posting.team, status=posting.status.value,
             hiring_manager=posting.hiring_manager, rounds=len(rounds), total_minutes=coverage.total_minutes,
             competencies=len(posting_reqs), must_haves=len(must),
-            must_haves_covered=sum(1 for item in must if item.status not in (GAP, THIN)),
+            must_haves_covered=sum(1 for item in must if item.status in (OK, OVER)),
             coverage_status=_overall_status(coverage),
             critical=sum(1 for issue in coverage.issues if issue.severity == CRITICAL),
             warnings=sum(1 for issue in coverage.issues if issue.severity == WARNING),
             version=versions.get(posting.id),
             unstaffable=len(coverage.unstaffable_rounds),
         ))
-    order = (*STATUS_ORDER, "empty")
-    return sorted(rows, key=lambda row: order.index(row.coverage_status))
+    return sorted(rows, key=lambda row: row.rank)
 
 
 def _overall_status(coverage: Coverage) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -206,6 +206,10 @@ def get_posting_evidence(session: Session, posting_id: int, now: datetime) -> Po
         loops=tuple(world.loop(loop, name, plans[loop.id]) for loop, name in active), drafts=drafts)
 
 
+#: Sorts after every interview's start: rounds never booked go last.
+_LAST = datetime.max.replace(tzinfo=UTC)
+
+
 class _World:
     """The rows loaded for one page, grouped for building each loop's matrix."""
 
@@ -263,6 +267,12 @@ class _World:
 
     def loop(self, loop: Loop, candidate: str, plan: list[dict]) -> LoopEvidence:
         rounds, chosen = self._pick(loop.id, plan)
+        # Columns in the order the candidate meets the rounds (the scheduler may have reordered them); rounds
+        # without an interview follow in plan order.
+        never = len(rounds)
+        rounds = [rnd for _, rnd in sorted(
+            enumerate(rounds), key=lambda pair: (chosen[pair[1]["key"]].start, pair[0]) if pair[1]["key"] in chosen
+            else (_LAST, never + pair[0]))]
         columns = tuple(RoundColumn(r["key"], r["name"], chosen[r["key"]].start if r["key"] in chosen else None,
                                     chosen[r["key"]].status.value if r["key"] in chosen else "unscheduled")
                         for r in rounds)
@@ -319,9 +329,15 @@ def _gaps(row: CompetencyRow, rounds: list[dict]) -> list[Gap]:
     else:
         for rnd in unscheduled:
             out.append(Gap(f"{name}: the {rnd} round is not scheduled."))
+        live = row.planned - lost
         for rnd in cancelled:
-            out.append(Gap(f"{name}: the {rnd} interview was cancelled; evidence comes from the other rounds only.",
-                           "note"))
+            if row.required and live < row.required:
+                # Below the required coverage now: a gap for the debrief, not a remark.
+                out.append(Gap(f"{name}: the {rnd} interview was cancelled; now {live} of {row.required} "
+                               f"required rounds."))
+            else:
+                out.append(Gap(f"{name}: the {rnd} interview was cancelled; evidence comes from the other rounds "
+                               "only.", "note"))
     missing = list(dict.fromkeys(m.name for cell, _ in planned for m in cell.people if m.state == "missing"))
     if missing:
         count = sum(m.state == "missing" for cell, _ in planned for m in cell.people)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 from planner.models import (
     AuditEntry,
     Candidate,
+    Competency,
     Interview,
     Interviewer,
     InterviewStatus,
@@ -23,7 +24,9 @@ from planner.models import (
     OutboxMessage,
     PlanVersion,
     Posting,
+    PostingCompetency,
     Seat,
+    SelectionState,
 )
 
 STATUSES = tuple(s.value for s in LoopStatus)
@@ -78,6 +81,38 @@ def posting_choices(session: Session) -> list[tuple[int, str]]:
     return [(i, t) for i, t in session.execute(select(Posting.id, Posting.title).order_by(Posting.title))]
 
 
+@dataclass(frozen=True)
+class Shortfall:
+    """A competency a cancelled round assessed: how many live rounds of the loop still assess it."""
+
+    name: str
+    live: int
+    required: int
+
+    @property
+    def short(self) -> bool:
+        return self.live < self.required
+
+
+@dataclass(frozen=True)
+class CancelledRound:
+    """A cancelled interview whose round has no live interview, and what that leaves of its competencies."""
+
+    interview: Interview
+    competencies: tuple[Shortfall, ...]
+
+    @property
+    def short(self) -> tuple[Shortfall, ...]:
+        """The competencies now assessed by fewer rounds than required."""
+        return tuple(c for c in self.competencies if c.short)
+
+
+def _assessed(interview: Interview) -> list[tuple[str, str]]:
+    """(slug, name) of the competencies an interview assessed, from its round as booked."""
+    return [(str(c.get("slug")), str(c.get("name") or c.get("slug")))
+            for c in (interview.round_detail or {}).get("competencies", []) if isinstance(c, dict)]
+
+
 @dataclass
 class LoopDetail:
     loop: Loop
@@ -86,17 +121,27 @@ class LoopDetail:
     interviews: list[Interview]
     #: Interview id -> the reason it was cancelled (from the audit trail).
     cancel_reasons: dict[int, str] = field(default_factory=dict)
+    #: Competency slug -> the rounds the posting requires for it.
+    required: dict[str, int] = field(default_factory=dict)
 
     @property
-    def missing(self) -> list[tuple[str, list[str]]]:
-        """Cancelled rounds and the competencies they assessed that no live interview of the loop assesses."""
-        def names(interview: Interview) -> list[str]:
-            return [str(c.get("name") or c.get("slug")) for c in (interview.round_detail or {}).get("competencies", [])
-                    if isinstance(c, dict)]
-
-        live = {n for i in self.interviews if i.status != InterviewStatus.CANCELLED for n in names(i)}
-        return [(i.round_name, [n for n in names(i) if n not in live]) for i in self.interviews
-                if i.status == InterviewStatus.CANCELLED]
+    def cancelled_rounds(self) -> list[CancelledRound]:
+        """Cancelled rounds not booked again, each competency with its live rounds against the required."""
+        live = [i for i in self.interviews if i.status != InterviewStatus.CANCELLED]
+        booked = {i.round_key for i in live}
+        counts: dict[str, int] = {}
+        for interview in live:
+            for slug, _name in _assessed(interview):
+                counts[slug] = counts.get(slug, 0) + 1
+        found, seen = [], set()
+        for interview in self.interviews:
+            if interview.status != InterviewStatus.CANCELLED or interview.round_key in booked | seen:
+                continue
+            seen.add(interview.round_key)
+            found.append(CancelledRound(interview, tuple(
+                Shortfall(name, counts.get(slug, 0), self.required.get(slug, 1))
+                for slug, name in _assessed(interview))))
+        return found
 
 
 def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
@@ -115,7 +160,15 @@ def get_loop_detail(session: Session, loop_id: int) -> LoopDetail | None:
                                .where(AuditEntry.entity == "interview", AuditEntry.action == "interview_cancelled",
                                       AuditEntry.entity_id.in_(cancelled)).order_by(AuditEntry.id))
         reasons = dict(rows.all())
-    return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)), reasons)
+    required = {}
+    if cancelled:
+        required = dict(session.execute(
+            select(Competency.slug, PostingCompetency.required_coverage)
+            .join(Competency, Competency.id == PostingCompetency.competency_id)
+            .where(PostingCompetency.posting_id == loop.posting_id,
+                   PostingCompetency.state == SelectionState.ACCEPTED)).all())
+    return LoopDetail(loop, posting, version, sorted(loop.interviews, key=lambda i: (i.start, i.id)), reasons,
+                      required)
 
 
 @dataclass(frozen=True, slots=True)

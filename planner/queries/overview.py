@@ -52,7 +52,8 @@ def get_overview(session: Session, *, now: datetime) -> Overview:
     names = dict(session.execute(select(Candidate.id, Candidate.name).where(
         Candidate.id.in_({row.candidate_id for row in next_rows}))).all())
     attention = tuple(row for row in list_posting_coverage(session)
-                      if row.status == "open" and (row.critical or row.coverage_status in ("gap", "thin", "empty")))
+                      if row.status == "open"
+                      and (row.critical or row.coverage_status in ("gap", "no-assessor", "thin", "empty")))
     return Overview(
         open_postings=open_postings or 0,
         draft_loops=loops.get(LoopStatus.DRAFT, 0),

@@ -309,6 +309,21 @@ def get_interviewer(session: Session, interviewer_id: int) -> Interviewer:
     return person
 
 
+def list_imports(session: Session, interviewer_id: int) -> tuple[ImportSummary, ...]:
+    """The calendars imported for an interviewer: name, block count and the span they cover (one query)."""
+    return tuple(
+        ImportSummary(source, source.removeprefix("import:"), count, first, last)
+        for source, count, first, last in session.execute(
+            select(
+                BusyBlock.source, func.count(BusyBlock.id), func.min(BusyBlock.start), func.max(BusyBlock.end)
+            )
+            .where(BusyBlock.interviewer_id == interviewer_id, BusyBlock.source.like("import:%"))
+            .group_by(BusyBlock.source)
+            .order_by(BusyBlock.source)
+        )
+    )
+
+
 def get_interviewer_detail(
     session: Session, interviewer_id: int, *, now: datetime, week_start: date | None = None
 ) -> InterviewerDetail:
@@ -391,17 +406,7 @@ def get_interviewer_detail(
         .order_by(BusyBlock.start)
         .limit(MAX_LISTED_BLOCKS + 1)
     ).all()
-    imports = tuple(
-        ImportSummary(source, source.removeprefix("import:"), count, first, last)
-        for source, count, first, last in session.execute(
-            select(
-                BusyBlock.source, func.count(BusyBlock.id), func.min(BusyBlock.start), func.max(BusyBlock.end)
-            )
-            .where(BusyBlock.interviewer_id == person.id, BusyBlock.source.like("import:%"))
-            .group_by(BusyBlock.source)
-            .order_by(BusyBlock.source)
-        )
-    )
+    imports = list_imports(session, person.id)
     upcoming = (
         session.scalar(
             select(func.count(Seat.id))

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from planner.core.prose import plural
 from planner.models import (
     Candidate,
     Competency,
@@ -32,6 +33,7 @@ from planner.models import (
 )
 from planner.services import demo_data as data
 from planner.services.audit import record
+from planner.services.demo_past import load_past_loop
 from planner.services.library import seed_library
 from planner.services.plans import latest_version, publish_plan
 from planner.services.postings import find_competencies, store_suggestions
@@ -65,14 +67,16 @@ def load_demo(session: Session, *, now: datetime) -> str:
         publish_plan(session, posting.id, actor_id=None, note="Initial loop plan")
     interviewers = _interviewers(session, competencies)
     _users(session, interviewers)
+    session.commit()
+    load_past_loop(session, posting, now)
     loops = _candidates_and_loops(session, posting, now)
     created = {name: count - before[name] for name, count in _sizes(session).items() if count > before[name]}
     if created:
         record(session, actor_id=None, action="demo.load", entity="posting", entity_id=posting.id, details=created)
     session.commit()
     _schedule_example(session, posting, now)
-    return (f"Demo ready: posting #{posting.id} '{posting.title}', {len(posting.competencies)} competencies, "
-            f"{len(interviewers)} interviewers, {loops} loops.")
+    return (f"Demo ready: posting #{posting.id} '{posting.title}', {plural(len(posting.competencies), 'competency')}, "
+            f"{plural(len(interviewers), 'interviewer')}, {plural(loops, 'loop')}.")
 
 
 def _posting(session: Session, competencies: dict[str, Competency]) -> Posting:
@@ -189,8 +193,10 @@ def _schedule_example(session: Session, posting: Posting, now: datetime) -> None
     from planner.services import scheduling
     from planner.services.invites import MailSettings
 
-    if session.scalar(select(Loop.id).where(Loop.posting_id == posting.id, Loop.status != LoopStatus.DRAFT)
-                      .limit(1)) is not None:
+    # Any loop scheduled (or later) but last week's, which the demo writes as already done: leave them be.
+    if session.scalar(select(Loop.id).join(Candidate, Candidate.id == Loop.candidate_id)
+                      .where(Loop.posting_id == posting.id, Loop.status != LoopStatus.DRAFT,
+                             Candidate.email != data.PAST_CANDIDATE[1]).limit(1)) is not None:
         return
     loop = session.scalar(select(Loop).join(Candidate, Candidate.id == Loop.candidate_id)
                           .where(Loop.posting_id == posting.id, Candidate.email == data.SCHEDULED_CANDIDATE))

@@ -87,3 +87,35 @@ USERS = [
     ("interviewer@demo.test", "Jordan Park", ("interviewer",), "America/Los_Angeles"),
 ]
 PASSWORD = "planner-demo"
+
+#: A loop that took place last week, so the evidence view, scorecards and training progress have something to
+#: show: some scorecards submitted, some still missing, and two trainees whose seat makes them ready to move up.
+PAST_CANDIDATE = ("Riley Summers", "riley.summers@example.com", "America/Los_Angeles")
+#: round name -> (assessor emails, trainee email or None); the loop's rounds start at 09:00 the candidate's time.
+PAST_PANELS = {
+    "Compiler design deep-dive": (["interviewer@demo.test"], "daniel.kim@demo.test"),
+    "Accelerator architecture": (["priya.raman@demo.test"], None),
+    "Pre-silicon review": (["sofia.alvarez@demo.test"], None),
+    "Customer ownership": (["hannah.brooks@demo.test"], None),
+    "Bar raiser": (["olivia.grant@demo.test", "chloe.martin@demo.test"], None),
+    "Hiring manager": (["mei.tanaka@demo.test"], "interviewer@demo.test"),
+}
+#: Submitted scorecards: (round name, interviewer email) -> ({slug: score}, notes). Everyone else's is missing
+#: (Jordan Park's on the compiler round among them: his page asks for it).
+PAST_SCORECARDS = {
+    ("Accelerator architecture", "priya.raman@demo.test"): (
+        {"compiler-design": 4, "pre-silicon-feedback": 3, "system-design": 3},
+        "Clear tiling strategy with a cost model; hardware asks were concrete but not yet prioritised."),
+    ("Customer ownership", "hannah.brooks@demo.test"): (
+        {"customer-ownership": 3, "cross-functional-collaboration": 3},
+        "Owned a customer escalation end to end; good partner-team story."),
+    ("Bar raiser", "olivia.grant@demo.test"): (
+        {"customer-ownership": 4, "mentoring": 3},
+        "Raised the bar on code review for a team of six; measured it by defect escape rate."),
+    ("Bar raiser", "chloe.martin@demo.test"): (
+        {"customer-ownership": 3, "mentoring": 1},
+        "Mentoring examples were about delegating tasks rather than growing people."),
+    ("Hiring manager", "interviewer@demo.test"): (
+        {"mentoring": 3, "technical-leadership": 3},
+        "Trainee notes: structured 90-day plan, concrete growth stories."),
+}

@@ -43,6 +43,7 @@ from planner.models import (
     SeatRole,
     SeatStatus,
 )
+from planner.services.outbox_withdraw import withdraw_unsent
 
 #: Outbox kinds: first invite, later update, cancellation, panel change, the candidate's copy.
 KINDS = ("invite", "update", "cancel", "reassign", "itinerary")
@@ -307,6 +308,7 @@ def announce_replaced(
     settings: MailSettings,
     now: datetime,
     previous_time: tuple[datetime, datetime] | None = None,
+    actor_id: int | None = None,
 ) -> int:
     """Raise the SEQUENCE by 2; CANCEL to the people taken off, updated REQUEST to the new panel.
 
@@ -316,6 +318,8 @@ def announce_replaced(
     before: the people taken off are told the time they had, and the candidate's copy is updated
     at the same SEQUENCE, so nobody gets two messages for one change. Otherwise the candidate's
     copy does not change (it names no interviewers).
+    When nothing about the interview has left the outbox for a person taken off, their pending
+    messages are withdrawn and they get no CANCEL (see :mod:`planner.services.outbox_withdraw`).
 
     :raise NotFound: the interview or a removed interviewer does not exist.
     :raise ValidationFailed: a removed interviewer still holds an active seat.
@@ -331,6 +335,10 @@ def announce_replaced(
         seat = session.scalar(select(Seat).where(Seat.interview_id == interview.id, Seat.interviewer_id == person.id))
         if seat is not None and seat.status == SeatStatus.ACTIVE:
             raise ValidationFailed(f"{person.name} still holds a seat on this interview; remove the seat first.")
+        withdrawal = withdraw_unsent(session, interview.id, person.email, actor_id=actor_id,
+                                     interviewer_id=person.id, loop_id=interview.loop_id)
+        if not withdrawal.told:
+            continue  # nothing about it reached them: no CANCEL either
         taken_off = removed_trainees if seat is not None and seat.role == SeatRole.TRAINEE else removed
         taken_off.append(person_of(person))
     moved = previous_time is not None and tuple(previous_time) != (interview.start, interview.end)

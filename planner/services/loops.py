@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import team_slug
-from planner.core.errors import NotFound, ValidationFailed
+from planner.core.errors import FieldError, NotFound, ValidationFailed
 from planner.models import Candidate, InterviewStatus, Loop, LoopStatus, LoopWindow
 from planner.services import coverage as coverage_service
 from planner.services.audit import record
@@ -48,6 +48,8 @@ class LoopInput:
     max_gap_minutes: int | None = 60
     location: str = ""
     video_url: str = ""
+    #: Let the scheduler put the rounds in any order (default: the plan's order).
+    rounds_any_order: bool = False
 
 
 def get_loop(session: Session, loop_id: int) -> Loop:
@@ -71,27 +73,27 @@ def windows_utc(windows: Sequence[WindowInput], tz: str, *, now: datetime,
 
     Local times are read in ``tz`` (a time that does not exist on a DST day moves forward, as clocks do).
     :param required: whether no window at all is an error.
-    :raise ValidationFailed: naming the first bad window.
+    :raise FieldError: (field ``windows``) naming the first bad window.
     """
     zone = require_zone(tz)
     if not windows and required:
-        raise ValidationFailed("Add at least one window when the candidate can interview.")
+        raise FieldError("windows", "Add at least one window when the candidate can interview.")
     if len(windows) > MAX_WINDOWS:
-        raise ValidationFailed(f"A loop takes at most {MAX_WINDOWS} windows.")
+        raise FieldError("windows", f"A loop takes at most {MAX_WINDOWS} windows.")
     spans = []
     for n, window in enumerate(windows, start=1):
         start = datetime.combine(window.day, window.start, zone)
         end = datetime.combine(window.day, window.end, zone) if window.end != time(0) else \
             datetime.combine(window.day + timedelta(days=1), time(0), zone)
         if end <= start:
-            raise ValidationFailed(f"Window {n} ends before it starts; end it after {window.start:%H:%M}.")
+            raise FieldError("windows", f"Window {n} ends before it starts; end it after {window.start:%H:%M}.")
         if end <= now:
-            raise ValidationFailed(f"Window {n} ({window.day.isoformat()}) is in the past.")
+            raise FieldError("windows", f"Window {n} ({window.day:%a %d %b %Y}) is in the past.")
         spans.append((start.astimezone(ZoneInfo("UTC")), end.astimezone(ZoneInfo("UTC"))))
     spans.sort()
     for (_s1, e1), (s2, _e2) in zip(spans, spans[1:], strict=False):
         if s2 < e1:
-            raise ValidationFailed("Two windows overlap; merge them into one.")
+            raise FieldError("windows", "Two windows overlap; merge them into one.")
     return spans
 
 
@@ -99,16 +101,19 @@ def _clean(data: LoopInput) -> dict:
     name = " ".join((data.candidate_name or "").split())
     email = (data.candidate_email or "").strip()
     if not name or len(name) > MAX_NAME:
-        raise ValidationFailed(f"Give the candidate's name (up to {MAX_NAME} characters).")
+        raise FieldError("candidate_name", f"Give the candidate's name (up to {MAX_NAME} characters).")
     if not _EMAIL.match(email) or len(email) > MAX_EMAIL:
-        raise ValidationFailed(f"'{email}' is not an email address.")
-    require_zone(data.candidate_timezone)
+        raise FieldError("candidate_email", f"'{email}' is not an email address.")
+    try:
+        require_zone(data.candidate_timezone)
+    except ValidationFailed as exc:
+        raise FieldError("candidate_timezone", str(exc)) from None
     gap = _gap(data.max_gap_minutes)
     if len(data.hiring_team or "") > MAX_TEAM:
-        raise ValidationFailed(f"Keep the hiring team under {MAX_TEAM} characters.")
+        raise FieldError("hiring_team", f"Keep the hiring team under {MAX_TEAM} characters.")
     url = (data.video_url or "").strip()
     if url and not url.startswith(("https://", "http://")):
-        raise ValidationFailed("The video link must start with https://.")
+        raise FieldError("video_url", "The video link must start with https://.")
     return {"name": name, "email": email, "timezone": data.candidate_timezone.strip(), "max_gap_minutes": gap,
             "hiring_team": (data.hiring_team or "").strip(), "location": (data.location or "").strip()[:200],
             "video_url": url[:500]}
@@ -130,12 +135,13 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
     loop = Loop(posting_id=posting_id, candidate=candidate, plan_version_id=version.id if version else None,
                 hiring_team=values["hiring_team"] or team_slug(posting.team),  # as coverage's staffing check reads it
                 max_gap_minutes=values["max_gap_minutes"], location=values["location"],
-                video_url=values["video_url"])
+                video_url=values["video_url"], rounds_any_order=bool(data.rounds_any_order))
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
     session.add(loop)
     session.flush()
     record(session, actor_id=actor_id, action="loop_created", entity="loop", entity_id=loop.id,
-           details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans)},
+           details={"posting_id": posting_id, "candidate": candidate.name, "windows": len(spans),
+                    "rounds_any_order": loop.rounds_any_order},
            loop_id=loop.id)
     session.commit()
     return loop
@@ -144,7 +150,7 @@ def create_loop(session: Session, posting_id: int, data: LoopInput, *, actor_id:
 def _gap(minutes) -> int | None:
     """The longest break between rounds: None (no limit) or whole minutes from 0 to 1440."""
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 1440):
-        raise ValidationFailed("The longest break between rounds is between 0 and 1440 minutes.")
+        raise FieldError("max_gap_minutes", "The longest break between rounds is between 0 and 1440 minutes.")
     return minutes
 
 
@@ -153,10 +159,13 @@ KEEP = object()
 
 
 def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput], *, actor_id: int | None,
-                   now: datetime, max_gap_minutes: int | None | object = KEEP) -> Loop:
+                   now: datetime, max_gap_minutes: int | None | object = KEEP,
+                   rounds_any_order: bool | object = KEEP) -> Loop:
     """Replace a draft loop's windows (local to the candidate), and its longest break between rounds when
-    ``max_gap_minutes`` is given (None: no limit); commit. The scheduler's fixes name both ("lengthen the
-    window of Mon ...", "allow more than 60 minutes between rounds"), so both are changed in one place.
+    ``max_gap_minutes`` is given (None: no limit), and whether its rounds may come in any order when
+    ``rounds_any_order`` is given; commit. The scheduler's fixes name all three ("lengthen the window of
+    Mon ...", "allow more than 60 minutes between rounds", "let the rounds take place in any order"), so
+    they are changed in one place.
 
     :raise ValidationFailed: when the loop is not a draft, or a window or the break breaks a rule.
     """
@@ -171,6 +180,9 @@ def update_windows(session: Session, loop_id: int, windows: Sequence[WindowInput
         if gap != loop.max_gap_minutes:
             details["max_gap_minutes"] = {"from": loop.max_gap_minutes, "to": gap}
             loop.max_gap_minutes = gap
+    if rounds_any_order is not KEEP and bool(rounds_any_order) != loop.rounds_any_order:
+        details["rounds_any_order"] = {"from": loop.rounds_any_order, "to": bool(rounds_any_order)}
+        loop.rounds_any_order = bool(rounds_any_order)
     loop.windows = [LoopWindow(start=s, end=e) for s, e in spans]
     record(session, actor_id=actor_id, action="loop_windows_changed", entity="loop", entity_id=loop.id,
            details=details, loop_id=loop.id)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from planner.core.coverage import RoundPlan, suggest_plan, team_slug
 from planner.core.errors import Conflict, NotFound, ValidationFailed
+from planner.core.prose import plural
 from planner.models import Competency, Focus, Loop, LoopStatus, PlanVersion, Round, RoundCompetency, RoundKind
 from planner.queries.coverage import load_pool
 from planner.services import coverage as coverage_service
@@ -300,7 +301,7 @@ def apply_suggestion(session: Session, posting_id: int, budget_minutes: int, *, 
     plans = suggested_rounds(session, posting_id, budget_minutes)
     existing = coverage_service.working_rounds(session, posting_id)
     if existing and not replace:
-        raise Conflict(f"The plan already has {len(existing)} round(s); confirm to replace them.")
+        raise Conflict(f"The plan already has {plural(len(existing), 'round')}; confirm to replace them.")
     for item in existing:
         session.delete(item)
     session.flush()

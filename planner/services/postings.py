@@ -32,8 +32,18 @@ DEFAULT_COVERAGE = {Priority.MUST_HAVE: 2, Priority.NICE_TO_HAVE: 1}
 #: More rounds than any loop has; a bigger number is a typo, not a plan.
 MAX_COVERAGE = 10
 UPLOAD_SUFFIXES = (".txt", ".md")
-#: Postings are a few kilobytes; a bigger upload is not a posting.
-MAX_UPLOAD_BYTES = 1024 * 1024
+#: The one limit on a posting's text, pasted or uploaded: postings are a few thousand characters.
+MAX_TEXT_CHARS = 200_000
+#: An upload is read up to this many bytes: UTF-8 needs at most 4 bytes a character, so a bigger file
+#: holds more than MAX_TEXT_CHARS characters whatever its content, and gets the same sentence.
+MAX_UPLOAD_BYTES = 4 * MAX_TEXT_CHARS
+
+
+def too_long_sentence(length: int | None = None) -> str:
+    """The one sentence for a posting text over the limit, pasted or uploaded (``length`` when known)."""
+    found = f" (this one has {length:,})" if length is not None else ""
+    return (f"A posting can be at most {MAX_TEXT_CHARS:,} characters long{found}; keep the job description "
+            "itself and leave out anything else.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +146,7 @@ def text_from_upload(filename: str, data: bytes) -> str:
     if not name.lower().endswith(UPLOAD_SUFFIXES):
         raise FieldError("upload", f"{name} is not a .txt or .md file; upload the posting as plain text.")
     if len(data) > MAX_UPLOAD_BYTES:
-        raise FieldError("upload", f"{name} is larger than 1 MB, which is too large for a job posting.")
+        raise FieldError("upload", too_long_sentence())
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -149,6 +159,8 @@ def text_from_upload(filename: str, data: bytes) -> str:
         raise FieldError("upload", f"{name} looks like a binary file, not a posting text file.")
     if not text.strip():
         raise FieldError("upload", f"{name} is empty; it needs the posting text.")
+    if len(text) > MAX_TEXT_CHARS:
+        raise FieldError("upload", too_long_sentence(len(text)))
     return text
 
 
@@ -160,6 +172,8 @@ def _clean(fields: PostingFields) -> dict:
     text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise FieldError("text", "The posting text is empty; paste the job description or upload it as a file.")
+    if len(text) > MAX_TEXT_CHARS:
+        raise FieldError("text", too_long_sentence(len(text)))
     try:
         status = PostingStatus(fields.status)
     except ValueError:

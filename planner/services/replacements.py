@@ -329,7 +329,7 @@ def _plan_for(state: LoopState, interview: Interview, leaving_id: int, joining_i
 
 
 def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], now: datetime,
-           settings: MailSettings) -> list[dict]:
+           settings: MailSettings, actor_id: int | None = None) -> list[dict]:
     """Write seats and times of the changed interviews, then queue their messages; returns what changed."""
     levels = qualification_levels(session, [person_id(p) for item in overrides.values()
                                             for p in item["trainees"]])
@@ -366,7 +366,7 @@ def _apply(session: Session, state: LoopState, overrides: Mapping[int, dict], no
             # One announcement for the whole change: the people taken off are told the time they had,
             # everyone else gets one message with the new panel (and new time).
             announce_replaced(session, interview.id, removed, settings=settings, now=now,
-                              previous_time=previous_time)
+                              previous_time=previous_time, actor_id=actor_id)
         elif time_moved or added:
             announce_changed(session, interview.id, settings=settings, now=now)
         changes.append({"interview": interview.id, "removed": removed, "added": added, "moved": time_moved,
@@ -401,7 +401,7 @@ def replace_interviewer(session: Session, interview_id: int, leaving_id: int, *,
         errors = state.new_errors(overrides)
         if errors:
             raise Conflict(f"This change no longer fits: {errors[0]}. Pick again from the fresh list.")
-        changes = _apply(session, state, overrides, now, settings)
+        changes = _apply(session, state, overrides, now, settings, actor_id)
         record(session, actor_id=actor_id, action="interviewer_replaced", entity="interview",
                entity_id=interview_id, reason=text,
                details={"loop_id": state.loop.id, "round_name": interview.round_name, "leaving": leaving_id,

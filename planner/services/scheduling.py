@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from planner.core.coverage import uncovered_must_haves
 from planner.core.errors import Conflict, ValidationFailed
+from planner.core.prose import plural
 from planner.core.scheduling import solution_to_dict, solve
 from planner.models import Competency, Interview, Loop, LoopStatus, Seat, SeatRole
 from planner.services import coverage as coverage_service
@@ -55,6 +56,8 @@ class Proposal:
     fixes: list[str] = field(default_factory=list)
     #: Must-have competencies the plan leaves uncovered: confirming needs a written override reason.
     uncovered: list[str] = field(default_factory=list)
+    #: Their names, in the same order, for the sentences a coordinator reads.
+    uncovered_names: list[str] = field(default_factory=list)
 
     @property
     def scheduled(self) -> bool:
@@ -68,9 +71,11 @@ def require_draft(loop: Loop) -> None:
                                "are scheduled.")
 
 
-def _uncovered(session: Session, loop: Loop, version_id: int) -> list[str]:
+def _uncovered(session: Session, loop: Loop, version_id: int) -> tuple[list[str], list[str]]:
+    """Slugs and names of the must-haves the loop's plan version leaves uncovered."""
     coverage = coverage_service.posting_coverage(session, loop.posting_id, version_id=version_id)
-    return uncovered_must_haves(coverage)
+    slugs = uncovered_must_haves(coverage)
+    return slugs, [coverage.competency(slug).name for slug in slugs]
 
 
 def _proposals(session: Session, loops: list[Loop], built: BuiltProblem, seed: int) -> list[Proposal]:
@@ -79,16 +84,17 @@ def _proposals(session: Session, loops: list[Loop], built: BuiltProblem, seed: i
     proposals = []
     for loop in loops:
         entry = by_key[loop_key(loop.id)]
-        uncovered = _uncovered(session, loop, built.rounds[loop.id].version.id)
+        uncovered, names = _uncovered(session, loop, built.rounds[loop.id].version.id)
         if entry["status"] == "scheduled":
-            proposals.append(Proposal(loop.id, "scheduled", entry["interviews"], uncovered=uncovered))
+            proposals.append(Proposal(loop.id, "scheduled", entry["interviews"], uncovered=uncovered,
+                                      uncovered_names=names))
             continue
         reason = entry.get("reason") or "no schedule fits the candidate's windows"
         if not built.doc["loops"][loops.index(loop)]["windows"]:
             reason = "all of the candidate's windows are in the past"
         fixes = [built.humanise(f) for f in entry.get("fixes", [])]
         proposals.append(Proposal(loop.id, "unscheduled", reason=built.humanise(reason), fixes=fixes,
-                                  uncovered=uncovered))
+                                  uncovered=uncovered, uncovered_names=names))
     return proposals
 
 
@@ -127,8 +133,9 @@ def resume(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now
     loops = get_loops(session, [loop_id])
     require_draft(loops[0])
     built = build_problem(session, loops, now=now)
-    return Proposal(loop_id, "scheduled", [dict(i) for i in interviews],
-                    uncovered=_uncovered(session, loops[0], built.rounds[loop_id].version.id))
+    uncovered, names = _uncovered(session, loops[0], built.rounds[loop_id].version.id)
+    return Proposal(loop_id, "scheduled", [dict(i) for i in interviews], uncovered=uncovered,
+                    uncovered_names=names)
 
 
 def check(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now: datetime) -> list[str]:
@@ -230,8 +237,9 @@ def why_it_fits(person, slugs: list[str], role: str, week: int, day: int, start:
         parts = [f"training in {', '.join(skills)}"]
     local = start.astimezone(ZoneInfo(person.timezone))
     parts.append(f"free at {local:%H:%M} their time ({person.timezone})")
-    cap = f" of {person.max_per_week}" if person.max_per_week is not None else ""
-    parts.append(f"{week}{cap} interviews that week, {day} that day")
+    load = (f"{week} of {plural(person.max_per_week, 'interview')}" if person.max_per_week is not None
+            else plural(week, "interview"))
+    parts.append(f"{load} that week, {day} that day")
     return "; ".join(parts)
 
 

@@ -177,6 +177,8 @@ def _loop_doc(loop: Loop, plan: LoopRounds, now: datetime, spans: Spans,
         doc["hiring_team"] = loop.hiring_team
     if loop.max_gap_minutes is not None:
         doc["max_gap_minutes"] = loop.max_gap_minutes
+    if not loop.rounds_any_order:
+        doc["ordered"] = True  # the rounds keep the plan's order unless the coordinator allows any order
     return doc
 
 

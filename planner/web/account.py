@@ -6,24 +6,25 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField
-from wtforms.validators import DataRequired, Length
+from wtforms.validators import DataRequired
 
 from planner.core.errors import ValidationFailed
 from planner.core.timezones import known_timezones
 from planner.services import users
 from planner.web.dbsession import get_session
+from planner.web.validators import MaxLength
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 
 
 class PreferencesForm(FlaskForm):
-    name = StringField("Display name", validators=[DataRequired(), Length(max=120)])
+    name = StringField("Display name", validators=[DataRequired(), MaxLength(120)])
     timezone = SelectField("Time zone", description="Every time on every page is shown in this zone.")
 
 
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired()])
-    new = PasswordField("New password", validators=[DataRequired(), Length(min=8, max=200)])
+    new = PasswordField("New password", validators=[DataRequired(), MaxLength(200, min=8)])
 
 
 def _forms():

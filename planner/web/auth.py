@@ -8,12 +8,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField
-from wtforms.validators import DataRequired, Length, Regexp
+from wtforms.validators import DataRequired, Regexp
 
 from planner.services import users
 from planner.web.dbsession import get_session
 from planner.web.extensions import login_manager
 from planner.web.roles import home_endpoint_for
+from planner.web.validators import MaxLength
 
 bp = Blueprint("auth", __name__)
 
@@ -42,9 +43,9 @@ def load_user(user_id: str):
 
 class LoginForm(FlaskForm):
     # A shape check only: deliverability libraries refuse reserved domains such as the demo's .test.
-    email = EmailField("Email", validators=[DataRequired(), Length(max=254),
+    email = EmailField("Email", validators=[DataRequired(), MaxLength(254),
                                             Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address.")])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
+    password = PasswordField("Password", validators=[DataRequired(), MaxLength(200)])
     remember = BooleanField("Keep me signed in")
 
 

@@ -14,9 +14,11 @@ def field_named_by(form, exc: PlannerError):
 
 
 def show_error(form, exc: PlannerError) -> None:
-    """Put a service error under its field when the form has it, else flash it at the top of the page."""
-    field = field_named_by(form, exc)
-    if field is not None:
-        field.errors = [*field.errors, str(exc)]
-    else:
-        flash(str(exc), "error")
+    """Put a service error under its field when the form has it, else flash it at the top of the page;
+    an error naming several fields (``exc.errors``) puts each under its own field."""
+    for error in getattr(exc, "errors", None) or [exc]:
+        field = field_named_by(form, error)
+        if field is not None:
+            field.errors = [*field.errors, str(error)]
+        else:
+            flash(str(error), "error")

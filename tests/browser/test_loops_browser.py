@@ -111,7 +111,7 @@ def test_following_a_fix_on_the_windows_page_lets_the_loop_fit(page):
     screenshot(page, "loop-windows-break")
     page.get_by_role("button", name="Save").click()
     page.wait_for_load_state("networkidle")
-    assert "Windows and break saved." in page.locator(".flashes").inner_text()
+    assert "Windows, break and round order saved." in page.locator(".flashes").inner_text()
     assert "no limit" in page.locator("main").inner_text()
     page.get_by_role("link", name="Schedule", exact=True).first.click()
     page.wait_for_load_state("networkidle")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from changeutil import active, last_id, loop_errors, outbox, scheduled_loop
+from changeutil import active, last_id, loop_errors, mark_sent, outbox, scheduled_loop
 from loopworld import NOW, SETTINGS, World
 from sqlalchemy import func, select
 
@@ -87,6 +87,7 @@ def test_replace_writes_seats_messages_and_audit_in_one_transaction(db):
     """Replacing: old seat removed, new seat, CANCEL to the one off (SEQUENCE+1), REQUEST to the panel (+2)."""
     _world, _pool, mentor, leaving, joining = _mentor_leaves(db)
     loop = mentor.loop
+    mark_sent(db)  # the invites went out: the person taken off needs the CANCEL
     before, mark = mentor.sequence, last_id(db)
     replacements.replace_interviewer(db, mentor.id, leaving.id, joining_id=joining.id, reason="declined: on leave",
                                      actor_id=None, now=NOW, settings=SETTINGS)
@@ -152,6 +153,7 @@ def test_a_trainee_seat_can_be_dropped(db):
     assert (pool["dev"].name, "trainee") in active(tech)
     options = replacements.replacement_options(db, tech.id, pool["dev"].id, now=NOW)
     assert options.role == "trainee" and options.can_drop and options.substitutes == []
+    mark_sent(db)
     before, mark = tech.sequence, last_id(db)
     replacements.replace_interviewer(db, tech.id, pool["dev"].id, reason="declined", actor_id=None, now=NOW,
                                      settings=SETTINGS)
@@ -176,6 +178,7 @@ def test_nobody_at_that_time_gives_a_new_time_that_moves_one_round(db):
     change = next(c for c in plan if c.interview_id == tech.id)
     assert change.moved and gus.id in change.interviewers and pool["ana"].id not in change.interviewers
     assert "Ana" in change.removed and "Gus" in change.added
+    mark_sent(db)
     before, mark = tech.sequence, last_id(db)
     candidate_mark = db.get(Interview, rounds["mentor"].id).sequence
     replacements.replace_interviewer(db, tech.id, pool["ana"].id, plan=[c.as_dict() for c in plan],
@@ -232,6 +235,7 @@ def test_a_trainee_of_the_loop_can_step_up_giving_up_their_trainee_seat(db):
     dev = next(o for o in options.substitutes if o.name == "Dev")
     assert dev.gives_up == "Compiler deep-dive" and "gives up their trainee seat" in dev.why
     assert options.substitutes[-1] is dev  # stepping up comes after everyone free
+    mark_sent(db)
     tech_seq, mark = tech.sequence, last_id(db)
     replacements.replace_interviewer(db, mentor.id, pool["cleo"].id, joining_id=pool["dev"].id, reason="declined",
                                      actor_id=None, now=NOW, settings=SETTINGS)

@@ -26,6 +26,7 @@ def test_each_status_gap_thin_ok_over(db):
     add_round(db, row, comps, "One", {"t-thin": "primary", "t-ok": "primary", "t-over": "primary"})
     add_round(db, row, comps, "Two", {"t-ok": "primary", "t-over": "secondary"}, position=1)
     add_round(db, row, comps, "Three", {"t-over": "secondary"}, position=2)
+    interviewer(db, "ok@example.com", {comps["t-ok"]: "qualified", comps["t-over"]: "qualified"})
     cov = coverage.posting_coverage(db, row.id)
     assert [_status(cov, s) for s in ("t-gap", "t-thin", "t-ok", "t-over")] == ["gap", "thin", "ok", "over"]
     assert cov.status == "gap"

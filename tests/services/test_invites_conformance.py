@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from icalendar import Calendar
 from invitedata import NOW, SETTINGS, make_interviewer, make_loop
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from planner.models import InterviewStatus, OutboxMessage, Seat, SeatRole, SeatStatus
+from planner.models import InterviewStatus, OutboxMessage, OutboxState, Seat, SeatRole, SeatStatus
 from planner.services import invites
 from planner.services.feeds import feed_for_token, interview_download
 from planner.services.invite_export import export_loop
@@ -26,6 +26,8 @@ def _history_of_a_loop(db):
     first.start += timedelta(days=1)
     first.end += timedelta(days=1)
     invites.announce_changed(db, first.id, settings=SETTINGS, now=NOW + timedelta(hours=1))
+    # Delivered, so Ana heard of the interview and gets the CANCEL when taken off.
+    db.execute(update(OutboxMessage).values(state=OutboxState.SENT))
     ana_seat = next(s for s in first.seats if s.interviewer.email == "ana@hire.example")
     ana_seat.status = SeatStatus.REMOVED
     noor = make_interviewer(db, "Noor Ali", "noor@hire.example", "Asia/Kolkata")

@@ -233,7 +233,7 @@ def test_manual_block_is_read_in_the_interviewers_zone_across_dst(db):
     ("start", "end", "phrase"),
     [
         (datetime(2026, 3, 6, 10), datetime(2026, 3, 6, 9),
-         r"ends \(Fri 06 Mar 2026 09:00\) before or when it starts \(Fri 06 Mar 2026 10:00\), both in "
+         r"ends \(Fri 06 Mar 2026, 09:00\) before or when it starts \(Fri 06 Mar 2026, 10:00\), both in "
          "America/Los_Angeles time"),
         (datetime(2026, 3, 6, 10), datetime(2026, 3, 6, 10), "before or when it starts"),
         (datetime(2026, 3, 8, 2, 30), datetime(2026, 3, 8, 4), "does not exist in America/Los_Angeles"),

@@ -89,7 +89,7 @@ def test_gaps_in_plain_words(db, world):
     lee = [(g.kind, g.text) for g in loops["Lee Cancelled"].gaps]
     assert ("gap", "Compiler design: interview cancelled, no evidence.") in lee
     assert ("note", "Mentoring: the Compiler deep-dive interview was cancelled; evidence comes from the other rounds "
-                    "only.") in lee
+                    "only.") in lee  # one round is all mentoring requires here
     assert not any("missing" in text for _, text in lee)
     max_gaps = [(g.kind, g.text) for g in loops["Max Partial"].gaps]
     assert ("gap", "Mentoring: the Mentoring round is not scheduled.") in max_gaps
@@ -177,3 +177,32 @@ def test_coordinator_posting_header_links_to_evidence(login, db):
     html = client.get(f"/coordinator/postings/{posting.id}").get_data(as_text=True)
     assert f'href="/manager/postings/{posting.id}/evidence"' in html
     assert client.get(f"/manager/postings/{posting.id}/evidence").status_code == 200
+
+
+def test_cancelled_round_leaving_a_must_have_short_counts_as_a_gap(db, world, login):
+    """One of two required rounds cancelled: the evidence view counts it among the gaps, 'now 1 of 2 required'."""
+    p = world.people
+    mentoring = next(pc for pc in world.posting.competencies if pc.competency_id == world.competencies["mentoring"].id)
+    mentoring.required_coverage = 2
+    lee = world.loop("Lee Cancelled")
+    book(db, world, lee, "tech", NOW + timedelta(days=1), [p["sam"]], status=InterviewStatus.CANCELLED)
+    book(db, world, lee, "mentor", NOW + timedelta(days=1, hours=2), [p["cleo"]])
+    db.commit()
+    (view,) = get_posting_evidence(db, world.posting.id, NOW).loops
+    gaps = [g.text for g in view.gaps if g.kind == "gap"]
+    assert "Mentoring: the Compiler deep-dive interview was cancelled; now 1 of 2 required rounds." in gaps
+    html = login("manager").get(f"/manager/postings/{world.posting.id}/evidence").get_data(as_text=True)
+    assert f">{len(gaps)} gaps<" in html
+
+
+def test_columns_follow_the_time_the_candidate_meets_the_rounds(db, world):
+    """The plan lists tech then mentor; booked mentor first, the columns read mentor, then tech."""
+    p = world.people
+    loop = world.loop("Early Mentor")
+    book(db, world, loop, "tech", PAST + timedelta(hours=3), [p["sam"]])
+    book(db, world, loop, "mentor", PAST, [p["cleo"]])
+    db.commit()
+    (view,) = get_posting_evidence(db, world.posting.id, NOW).loops
+    assert [r.key for r in view.rounds] == ["mentor", "tech"]
+    rows = {r.slug: r for r in view.rows}
+    assert [c.state != "none" for c in rows["compiler-design"].cells] == [False, True]

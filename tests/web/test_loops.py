@@ -133,7 +133,9 @@ def test_uncovered_must_have_needs_a_reason_on_the_page(login, db):
     db.commit()
     client = login("coordinator")
     page = client.get(f"/coordinator/loops/{loop.id}/schedule").get_data(as_text=True)
-    assert "pre-silicon-feedback" in page and "Override reason" in page
+    # The warning names the competency as people know it, not by its slug.
+    assert "The plan leaves must-have\n        <strong>Pre-silicon feedback</strong> uncovered." in page
+    assert "pre-silicon-feedback" not in page and "Override reason" in page
     token = _token(page)
     refused = client.post(f"/coordinator/loops/{loop.id}/schedule/confirm", data={"proposal": token})
     assert refused.status_code == 400 and "cannot be scheduled yet" in refused.get_data(as_text=True)

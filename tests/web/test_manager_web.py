@@ -78,6 +78,7 @@ def test_home_lists_postings_worst_first_with_status_and_counts(login, db):
     good, comps = posting(db, {"t-a": MUST}, title="Aardvark engineer")
     add_round(db, good, comps, "One", {"t-a": "primary"})
     add_round(db, good, comps, "Two", {"t-a": "primary"}, position=1)
+    interviewer(db, "qualified@example.com", {comps["t-a"]: "qualified"})
     posting(db, {"t-a": MUST}, title="Zebra engineer")
     html = client.get("/manager/").get_data(as_text=True)
     assert html.index("Zebra engineer") < html.index("Aardvark engineer")

@@ -295,7 +295,7 @@ def test_week_navigation_and_bad_week_parameter(coordinator, db):
     """Prev/next links move by a week; a malformed week falls back to this week with a warning."""
     person = interviewer(db, tz="Asia/Tokyo")
     page = coordinator.get(f"/coordinator/interviewers/{person.id}?week=2026-03-11").get_data(as_text=True)
-    assert "Week of 9 Mar 2026" in page and "week=2026-03-02" in page and "week=2026-03-16" in page
+    assert "Week of Mon 09 Mar 2026" in page and "week=2026-03-02" in page and "week=2026-03-16" in page
     bad = coordinator.get(f"/coordinator/interviewers/{person.id}?week=soon").get_data(as_text=True)
     assert "is not a date; showing this week" in bad
     assert coordinator.get("/coordinator/interviewers/424242").status_code == 404

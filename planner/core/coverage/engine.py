@@ -6,10 +6,14 @@ Status of a competency, with ``count`` the number of rounds assessing it (primar
 - ``thin``: some rounds, fewer than required (0 < count < required);
 - ``ok``: required, or one more as a deliberate safety margin (required <= count <= required + 1);
 - ``over``: more than one round beyond what is required (count > required + 1), time that could
-  assess something else.
+  assess something else;
+- ``no-assessor``: enough rounds (``ok`` or ``over`` by count), but nobody in the pool is qualified in
+  it, so none of them can produce evidence (only when the bench is known). A plan like that is not
+  "covered", whether the rounds give it primary or only secondary focus.
 
-Bench depth never changes a status; it raises separate risks (``no-bench``, ``thin-bench``,
-``shallow-bench``) so a manager can tell "the plan is wrong" from "the people are missing".
+Otherwise bench depth never changes a status; it raises separate risks (``no-bench``, ``thin-bench``,
+``shallow-bench``) so a manager can tell "the plan is wrong" from "the people are missing". A must-have
+short of rounds stays ``gap`` or ``thin`` whatever the bench: that is what blocks scheduling.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from planner.core.coverage.report import (
     GAP,
+    NO_ASSESSOR,
     OK,
     OVER,
     SEVERITY_ORDER,
@@ -48,8 +53,15 @@ def coverage_status(count: int, required: int) -> str:
     return OVER
 
 
+def bench_status(status: str, entry: BenchEntry | None) -> str:
+    """``no-assessor`` for a status that counts enough rounds when nobody is qualified to assess it."""
+    if entry is not None and entry.qualified == 0 and status in (OK, OVER):
+        return NO_ASSESSOR
+    return status
+
+
 def worst_status(statuses: Sequence[str]) -> str:
-    """The worst of several statuses (gap, then thin, then over, then ok); ok for none."""
+    """The worst of several statuses (gap, no-assessor, thin, over, then ok); ok for none."""
     return min(statuses, key=STATUS_ORDER.index, default=OK)
 
 
@@ -80,7 +92,7 @@ def compute_coverage(
     for req in competencies:
         assessing = [plan for plan in rounds if plan.focus_of(req.slug) is not None]
         entry = _bench_entry(req.slug, bench)
-        status = coverage_status(len(assessing), req.required)
+        status = bench_status(coverage_status(len(assessing), req.required), entry)
         found = _competency_issues(req, status, assessing, entry)
         rows.append(_competency_row(req, status, assessing, rounds, entry, found))
         group = 0 if req.is_must_have else 1

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 GAP = "gap"
+#: Rounds assess it, but nobody in the pool is qualified to: no round can produce evidence yet.
+NO_ASSESSOR = "no-assessor"
 THIN = "thin"
 OK = "ok"
 OVER = "over"
 #: Statuses from worst to best; the plan's overall status is the worst of its competencies.
-STATUS_ORDER = (GAP, THIN, OVER, OK)
+STATUS_ORDER = (GAP, NO_ASSESSOR, THIN, OVER, OK)
 
 CRITICAL = "critical"
 WARNING = "warning"

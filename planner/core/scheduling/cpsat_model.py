@@ -203,7 +203,7 @@ class ModelBuilder:
 
     def _candidate_rules(self, loop: Loop, round_vars: list[RoundVars], present) -> None:
         rounds = [(rv.rnd.id, rv.start, rv.rnd.minutes, rv.ranges) for rv in round_vars]
-        spans, gaps = candidate_day(self.model, self.slot, rounds, loop.max_gap_minutes, present)
+        spans, gaps = candidate_day(self.model, self.slot, rounds, loop.max_gap_minutes, present, loop.ordered)
         if spans is not None:
             self.spans[loop.id] = spans
         if gaps is not None:
@@ -263,11 +263,12 @@ class ModelBuilder:
         return terms
 
 
-def candidate_day(model, slot: int, rounds: list[tuple], gap: int | None, present) -> tuple:
-    """The candidate's rules for one loop: rounds never overlap, at most ``gap`` minutes between rounds.
+def candidate_day(model, slot: int, rounds: list[tuple], gap: int | None, present, ordered: bool = False) -> tuple:
+    """The candidate's rules for one loop: rounds never overlap, at most ``gap`` minutes between rounds, and
+    with ``ordered`` each round starts after the one listed before it ends.
 
-    ``rounds`` are (round id, start grid variable, minutes, allowed grid ranges); every rule holds when
-    ``present`` is true. Returns ``(span, first, last, upper bound)`` (the candidate's day, whose length
+    ``rounds`` are (round id, start grid variable, minutes, allowed grid ranges), in the loop's order; every
+    rule holds when ``present`` is true. Returns ``(span, first, last, upper bound)`` (the candidate's day, whose length
     is the idle-time objective) and ``(is-first booleans by round, follows booleans by (round, before))``
     for the gap rule, each None when the loop has one round or no gap rule.
     """
@@ -278,6 +279,11 @@ def candidate_day(model, slot: int, rounds: list[tuple], gap: int | None, presen
         for _r, start, minutes, _g in rounds
     ]
     model.add_no_overlap(intervals)
+    if ordered:
+        for (_r, start, minutes, _g), (_n, after, _m, _h) in zip(rounds, rounds[1:], strict=False):
+            model.add(slot * after >= slot * start + minutes).only_enforce_if(present)
+            if gap is not None:  # implied by the general gap rule below; said directly, it propagates at once
+                model.add(slot * after - slot * start - minutes <= gap).only_enforce_if(present)
     lo = min(slot * ranges[0][0] for _r, _s, _m, ranges in rounds)
     hi = max(slot * ranges[-1][1] + minutes for _r, _s, minutes, ranges in rounds)
     first = model.new_int_var(lo, hi, "")

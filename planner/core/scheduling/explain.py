@@ -13,9 +13,9 @@ from dataclasses import replace
 from itertools import combinations
 
 from planner.core.panels import fewest_covering, full_mask, skill_groups
-from planner.core.prose import and_list
+from planner.core.prose import DATE_FORMAT, and_list, plural
 from planner.core.scheduling.availability import Calendar, FreeBlock, build_calendar, grid_starts, minute_to_local
-from planner.core.scheduling.greedy import RoundPools, pick_panel
+from planner.core.scheduling.greedy import RoundPools, pick_panel, place_loop
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.problem import Interviewer, Loop, LoopPlan, Problem, Round, Span, is_outside
 
@@ -53,10 +53,16 @@ def explain_unscheduled(
     if short is not None:
         return LoopPlan(loop_id, reason=short[0], fixes=tuple(short[1]))
     fixes = _widen_fixes(problem, loop, loop.rounds[0], pools[loop.id][loop.rounds[0].id].assessors)
+    order = ""
+    if loop.ordered:
+        order = " in the plan's order"
+        # First-fit only reads the ledger, so asking it about the same loop in any order changes nothing.
+        if place_loop(problem, replace(loop, ordered=False), ledger, pools[loop.id]) is not None:
+            fixes = ["let the rounds take place in any order: they fit in another order", *fixes]
     return LoopPlan(
         loop_id,
         reason="each round can be staffed on its own, but the free times of the "
-        f"interviewers do not line up into one sequence of rounds inside the candidate's windows{gap}",
+        f"interviewers do not line up into one sequence of rounds{order} inside the candidate's windows{gap}",
         fixes=tuple(fixes or ["widen the candidate's windows"]),
     )
 
@@ -88,7 +94,7 @@ def _short_of_people(loop: Loop, pools: dict[str, RoundPools]):
                 return (
                     f"{which} need {seats} different interviewers (nobody sits twice in a loop) but only "
                     f"{len(people)} {verb} qualified for them",
-                    [f"qualify {seats - len(people)} more interviewer(s) for {names}", "split the loop in two"],
+                    [f"qualify {plural(seats - len(people), 'more interviewer')} for {names}", "split the loop in two"],
                 )
     return None
 
@@ -107,7 +113,7 @@ def _scarce_competency(group: tuple[Round, ...], pools: dict[str, RoundPools]):
                 f"rounds {names} each need someone qualified in '{competency}' (nobody sits twice in a loop) but "
                 f"only {len(holders)} {verb}: {who}",
                 [
-                    f"qualify {len(group) - len(holders)} more interviewer(s) in '{competency}'",
+                    f"qualify {plural(len(group) - len(holders), 'more interviewer')} in '{competency}'",
                     f"take '{competency}' out of one of rounds {names}",
                 ],
             )
@@ -156,7 +162,7 @@ def _room_fixes(loop: Loop, room: int) -> list[str]:
     short = loop.minutes - room
     # The window to lengthen: the longest (the one the room was measured on when windows do not join).
     window = max(loop.windows, key=lambda w: (w.minutes, -w.start))
-    day = minute_to_local(window.start, zone).strftime("%a %Y-%m-%d")
+    day = minute_to_local(window.start, zone).strftime(DATE_FORMAT)
     fixes = [f"lengthen the window of {day} by at least {short} minutes (candidate's time)"]
     if loop.max_gap_minutes is not None and replace(loop, max_gap_minutes=None).room_minutes() >= loop.minutes:
         fixes.append(
@@ -172,8 +178,8 @@ def _round_blocker(problem, loop: Loop, rnd: Round, calendars, ledger: Ledger, p
     slot = problem.slot_minutes
     if rnd.outside_hiring_team > rnd.interviewers:
         return (
-            f"it asks for {rnd.outside_hiring_team} interviewers from outside the hiring team but has only "
-            f"{rnd.interviewers} seats",
+            f"it asks for {plural(rnd.outside_hiring_team, 'interviewer')} from outside the hiring team but has only "
+            f"{plural(rnd.interviewers, 'seat')}",
             [
                 f"lower outside_hiring_team of round '{rnd.id}' to {rnd.interviewers}",
                 f"raise interviewers of round '{rnd.id}' to {rnd.outside_hiring_team}",
@@ -300,27 +306,22 @@ def _widen_fixes(problem: Problem, loop: Loop, rnd: Round, people: list[Intervie
                 continue
             distance = min(abs(block.start - first), abs(block.start - last))
             outside_windows[distance].add(max(block.start, first - SEARCH_DAYS * 1440))
-    days: list[str] = []
+    days: list = []  # local datetimes, at most one per local day
     # Nearest first; only the nearest blocks are put into words (most never are).
     for distance in sorted(outside_windows):
-        labels = sorted(
-            minute_to_local(start, zone).strftime("%a %Y-%m-%d %H:%M") for start in outside_windows[distance]
-        )
-        for label in labels:
-            if label[:14] not in {d[:14] for d in days}:
-                days.append(label)
+        for moment in sorted(minute_to_local(start, zone) for start in outside_windows[distance]):
+            if moment.date() not in {d.date() for d in days}:
+                days.append(moment)
             if len(days) == 2:
                 break
         if len(days) == 2:
             break
     # Said as the coordinator would act: a time on a day that has a window widens it; any other day needs a
     # window of its own.
-    window_days = {
-        minute_to_local(minute, zone).strftime("%Y-%m-%d") for w in loop.windows for minute in (w.start, w.end - 1)
-    }
+    window_days = {minute_to_local(minute, zone).date() for w in loop.windows for minute in (w.start, w.end - 1)}
     return [
-        f"widen the window to include {day} (candidate's time)"
-        if day[4:14] in window_days
-        else f"add a window on {day[:14]} from {day[15:]} (candidate's time)"
+        f"widen the window to include {day:{DATE_FORMAT}}, {day:%H:%M} (candidate's time)"
+        if day.date() in window_days
+        else f"add a window on {day:{DATE_FORMAT}} from {day:%H:%M} (candidate's time)"
         for day in days
     ] or [f"no qualified interviewer is free within {SEARCH_DAYS} days of the windows: add or qualify one"]

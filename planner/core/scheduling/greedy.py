@@ -174,8 +174,10 @@ def place_loop(
 ) -> LoopPlan | None:
     """Pack ``loop`` at the earliest start that lets every round be staffed; None if first-fit fails."""
     slot = problem.slot_minutes
-    shortest = min(r.minutes for r in loop.rounds)
-    order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
+    # An ordered loop starts with its first round; otherwise any round may open the day.
+    shortest = loop.rounds[0].minutes if loop.ordered else min(r.minutes for r in loop.rounds)
+    order = list(loop.rounds) if loop.ordered else sorted(
+        loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
     answers = _Answers(loop, ledger, pools, calendar_free)
     tried: set[int] = set()
     for window in loop.windows:
@@ -246,14 +248,16 @@ def _pack_from(problem, loop, window_end, first_start, answers: _Answers, order)
             last = min(last, first)
         excluded = frozenset(used)
         # Starts are taken in time order and, at each start, rounds in ``order``: the earliest start at which
-        # any remaining round can be staffed wins, ties going to the first round in order.
-        ask = {rnd.id: answers.next_to_ask(rnd, excluded, first) for rnd in remaining}
+        # any remaining round can be staffed wins, ties going to the first round in order. An ordered loop
+        # only ever places its next round.
+        candidates = remaining[:1] if loop.ordered else remaining
+        ask = {rnd.id: answers.next_to_ask(rnd, excluded, first) for rnd in candidates}
         placed = None
         while placed is None:
             g = min(ask.values(), default=last + 1)
             if g > last:
                 break
-            for rnd in remaining:
+            for rnd in candidates:
                 if ask[rnd.id] != g:
                     continue
                 if g * slot + rnd.minutes > window_end:

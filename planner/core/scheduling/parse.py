@@ -213,6 +213,10 @@ def _loop(item: Any, where: str, catalogue: frozenset[str] | None) -> Loop:
     team = obj.get("hiring_team")
     if team is not None and not isinstance(team, str):
         raise ProblemError(f"{where}.hiring_team: expected a string")
+    ordered = obj.get("ordered")
+    ordered = False if ordered is None else ordered
+    if not isinstance(ordered, bool):
+        raise ProblemError(f"{where}.ordered: expected true or false, got {ordered!r}")
     return Loop(
         id=ident,
         windows=tuple(sorted(windows, key=lambda s: (s.start, s.end))),
@@ -220,6 +224,7 @@ def _loop(item: Any, where: str, catalogue: frozenset[str] | None) -> Loop:
         hiring_team=team,
         max_gap_minutes=gap,
         candidate={k: str(v) for k, v in candidate.items()},
+        ordered=ordered,
     )
 
 

@@ -78,7 +78,11 @@ class Round:
 
 @dataclass(frozen=True)
 class Loop:
-    """One candidate's loop: windows (UTC spans), hiring team, gap limit and rounds."""
+    """One candidate's loop: windows (UTC spans), hiring team, gap limit and rounds.
+
+    ``ordered``: the rounds take place in the listed order (each starts after the one before ends); without
+    it they may take place in any order.
+    """
 
     id: str
     windows: tuple[Span, ...]
@@ -86,6 +90,7 @@ class Loop:
     hiring_team: str | None = None
     max_gap_minutes: int | None = None
     candidate: dict[str, str] = field(default_factory=dict)
+    ordered: bool = False
 
     def round(self, round_id: str) -> Round:
         for rnd in self.rounds:

@@ -70,7 +70,7 @@ def shorten_days(
             interval = model.new_fixed_size_interval_var(slot * start, rnd.minutes, "")
             for option in seated:
                 person_day[(option.person_id, option.day)].append(interval)
-        span, _gaps = candidate_day(model, slot, rounds, loop.max_gap_minutes, always)
+        span, _gaps = candidate_day(model, slot, rounds, loop.max_gap_minutes, always, loop.ordered)
         if span is not None:
             spans.append(span[0])
     if not spans:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from planner.core.prose import plural
 from planner.core.scheduling.problem import TRAINEE_LEVELS, Interviewer, Loop, Problem, Round
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -92,6 +93,8 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
                 )
             in_loop[person_id] = rnd.id
             seats[person_id].append((start, end, label, person_id in assessors))
+    if loop.ordered:
+        errors += _check_order(loop, times, where)
     times.sort()
     for (_s1, e1, r1), (s2, _e2, r2) in zip(times, times[1:], strict=False):
         if s2 < e1:
@@ -102,6 +105,14 @@ def _check_loop(problem: Problem, loop: Loop, interviews: list[dict], people, se
                 f"{r2!r}, more than max_gap_minutes {loop.max_gap_minutes}"
             )
     return errors
+
+
+def _check_order(loop: Loop, times: list[tuple], where: str) -> list[str]:
+    """An ordered loop's rounds in their listed order: each scheduled round ends before the next one starts."""
+    position = {rnd.id: n for n, rnd in enumerate(loop.rounds)}
+    listed = sorted(times, key=lambda t: position[t[2]])
+    return [f"{where}: round {r2!r} starts before round {r1!r} ends, but the loop keeps the listed order"
+            for (_s1, e1, r1), (s2, _e2, r2) in zip(listed, listed[1:], strict=False) if s2 < e1]
 
 
 def _check_round_time(problem: Problem, loop: Loop, rnd: Round, start: datetime, end: datetime, label: str):
@@ -123,7 +134,7 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     unknown = [p for p in assessors + trainees if p not in people]
     errors += [f"{label}: unknown interviewer {p!r}" for p in unknown]
     if len(assessors) != rnd.interviewers:
-        errors.append(f"{label}: {len(assessors)} interviewers instead of {rnd.interviewers}")
+        errors.append(f"{label}: {plural(len(assessors), 'interviewer')} instead of {rnd.interviewers}")
     if len(set(assessors)) != len(assessors):
         errors.append(f"{label}: an interviewer is listed twice")
     known = [people[p] for p in assessors if p in people]
@@ -136,7 +147,8 @@ def _check_panel(loop: Loop, rnd: Round, assessors: list, trainees: list, people
     outside = sum(1 for person in known if loop.hiring_team is None or person.team != loop.hiring_team)
     if outside < rnd.outside_hiring_team:
         errors.append(
-            f"{label}: {outside} interviewers from outside the hiring team, {rnd.outside_hiring_team} required"
+            f"{label}: {plural(outside, 'interviewer')} from outside the hiring team, "
+            f"{rnd.outside_hiring_team} required"
         )
     if trainees and not rnd.trainee:
         errors.append(f"{label}: has a trainee but the round asks for none")

@@ -31,6 +31,7 @@ from planner.services.pool.busy_time import (
 )
 from planner.services.pool.people import (
     InterviewerInput,
+    check_interviewer,
     create_interviewer,
     set_active,
     upcoming_seat_count,
@@ -39,6 +40,7 @@ from planner.services.pool.people import (
 from planner.services.pool.qualifications import promote_qualification, remove_qualification, set_qualification
 
 __all__ = [
+    "check_interviewer",
     "BOOKED_STATUSES",
     "DEFAULT_HORIZON_DAYS",
     "IMPORT_PREFIX",

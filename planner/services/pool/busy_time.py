@@ -73,8 +73,8 @@ def add_busy_block(
         zone = validate_timezone(person.timezone)
         first, last = (moment.astimezone(zone) for moment in (start_utc, end_utc))
         raise EndNotAfterStart(
-            f"The busy block ends ({last:%a %d %b %Y %H:%M}) before or when it starts "
-            f"({first:%a %d %b %Y %H:%M}), both in {person.timezone} time; give an end after the start."
+            f"The busy block ends ({last:%a %d %b %Y, %H:%M}) before or when it starts "
+            f"({first:%a %d %b %Y, %H:%M}), both in {person.timezone} time; give an end after the start."
         )
     summary = " ".join((summary or "").split())[:200]
     interval = BusyInterval(start_utc, end_utc, summary)

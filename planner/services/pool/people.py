@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from planner.core.errors import FieldError, ValidationFailed
+from planner.core.errors import FieldError, FieldErrors, ValidationFailed
 from planner.core.pool import parse_working_hours, validate_caps, validate_timezone
 from planner.core.pool.hours import parse_hhmm
 from planner.models import Interview, Interviewer, InterviewStatus, Seat, SeatStatus, User
@@ -40,59 +40,59 @@ class InterviewerInput:
 
 
 def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None) -> dict:
-    """Check every field through core and the database; return column values or raise FieldError."""
+    """Check every field through core and the database; return column values or raise FieldErrors naming
+    every field that breaks a rule (so a form shows them all at once, not one per submit)."""
+    errors: list[FieldError] = []
+
+    def problem(field: str, message: str) -> None:
+        errors.append(FieldError(field, message))
+
     name = " ".join((data.name or "").split())
     if not name:
-        raise FieldError("name", "A name is required.")
+        problem("name", "A name is required.")
     email = (data.email or "").strip().lower()
     if not EMAIL_RE.match(email):
-        raise FieldError("email", f"'{data.email}' is not an email address.")
-    taken = session.scalar(
-        select(Interviewer.id).where(
-            func.lower(Interviewer.email) == email, Interviewer.id != (interviewer_id or -1)
-        )
-    )
-    if taken is not None:
-        raise FieldError("email", f"Another interviewer already uses {email}.")
+        problem("email", f"'{data.email}' is not an email address.")
+    elif session.scalar(select(Interviewer.id).where(func.lower(Interviewer.email) == email,
+                                                     Interviewer.id != (interviewer_id or -1))) is not None:
+        problem("email", f"Another interviewer already uses {email}.")
     try:
         validate_timezone((data.timezone or "").strip())
     except ValidationFailed as exc:
-        raise FieldError("timezone", str(exc)) from None
-    for field_name, text, allow_24 in (
-        ("work_start", data.work_start, False),
-        ("work_end", data.work_end, True),
-    ):
+        problem("timezone", str(exc))
+    clocks_ok = True
+    for field_name, text, allow_24 in (("work_start", data.work_start, False), ("work_end", data.work_end, True)):
         try:
             parse_hhmm(text or "", allow_24=allow_24)
         except ValidationFailed as exc:
-            raise FieldError(field_name, str(exc)) from None
+            problem(field_name, str(exc))
+            clocks_ok = False
+    hours = None
     if not list(data.work_days):
-        raise FieldError("work_days", "Pick at least one working day.")
+        problem("work_days", "Pick at least one working day.")
+    elif clocks_ok:
+        try:
+            hours = parse_working_hours(data.work_start, data.work_end, list(data.work_days))
+        except ValidationFailed as exc:
+            problem("work_end" if str(exc).startswith("Working hours") else "work_days", str(exc))
+    caps = None
     try:
-        hours = parse_working_hours(data.work_start, data.work_end, list(data.work_days))
+        caps = validate_caps(data.max_per_day, data.max_per_week)
     except ValidationFailed as exc:
-        raise FieldError(
-            "work_end" if str(exc).startswith("Working hours") else "work_days", str(exc)
-        ) from None
-    try:
-        per_day, per_week = validate_caps(data.max_per_day, data.max_per_week)
-    except ValidationFailed as exc:
-        which = "max_per_week" if "weekly" in str(exc) and "daily" not in str(exc) else "max_per_day"
-        raise FieldError(which, str(exc)) from None
+        problem("max_per_week" if "weekly" in str(exc) and "daily" not in str(exc) else "max_per_day", str(exc))
     user_id = data.user_id or None
     if user_id is not None:
         user = session.get(User, user_id)
         if user is None or not user.has_role("interviewer"):
-            raise FieldError(
-                "user_id", "The linked login must be an existing user with the interviewer role."
-            )
-        other = session.scalar(
-            select(Interviewer.name).where(
-                Interviewer.user_id == user_id, Interviewer.id != (interviewer_id or -1)
-            )
-        )
-        if other is not None:
-            raise FieldError("user_id", f"The login {user.email} is already linked to {other}.")
+            problem("user_id", "The linked login must be an existing user with the interviewer role.")
+        else:
+            other = session.scalar(select(Interviewer.name).where(Interviewer.user_id == user_id,
+                                                                  Interviewer.id != (interviewer_id or -1)))
+            if other is not None:
+                problem("user_id", f"The login {user.email} is already linked to {other}.")
+    if errors:
+        raise FieldErrors(errors)
+    assert hours is not None and caps is not None  # every path that leaves them unset added an error
     return {
         "name": name[:120],
         "email": email,
@@ -101,12 +101,20 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
         "work_start": hours.start,
         "work_end": hours.end,
         "work_days": " ".join(hours.day_names),
-        "max_per_day": per_day,
-        "max_per_week": per_week,
+        "max_per_day": caps[0],
+        "max_per_week": caps[1],
         "user_id": user_id,
     }
 
 
+def check_interviewer(session: Session, data: InterviewerInput, interviewer_id: int | None = None
+                      ) -> list[FieldError]:
+    """Every field of ``data`` that breaks a rule, as FieldErrors (empty when all is well); reads only."""
+    try:
+        _clean(data, session, interviewer_id)
+    except FieldErrors as exc:
+        return exc.errors
+    return []
 
 
 def create_interviewer(session: Session, data: InterviewerInput, *, actor_id: int | None) -> Interviewer:
@@ -150,8 +158,8 @@ def update_interviewer(
             action="interviewer.update",
             entity="interviewer",
             entity_id=person.id,
-            interviewer_id=person.id,
             details={"fields": sorted(changed)},
+            interviewer_id=person.id,
         )
     session.commit()
     return person

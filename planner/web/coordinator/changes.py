@@ -14,6 +14,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from wtforms.fields.choices import SelectChoice
 
 from planner.core.errors import Conflict, NotFound, PlannerError
+from planner.core.prose import plural
 from planner.db import utcnow
 from planner.services import changes, replacements
 from planner.services.loop_state import get_interview
@@ -148,7 +149,7 @@ def interview_place(interview_id: int):
         except PlannerError as exc:
             form.video_url.errors = [*form.video_url.errors, str(exc)]
         else:
-            flash(f"Place saved; {count} interview{'s' if count != 1 else ''} updated for everyone invited.",
+            flash(f"Place saved; {plural(count, 'interview')} updated for everyone invited.",
                   "success")
             return redirect(_back(interview))
     status = 400 if request.method == "POST" else 200

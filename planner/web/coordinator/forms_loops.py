@@ -6,6 +6,7 @@ from datetime import time
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     DateField,
     FieldList,
     Form,
@@ -17,12 +18,13 @@ from wtforms import (
     TextAreaField,
     TimeField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import DataRequired, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import HiddenInput
 
 from planner.core.errors import ValidationFailed
 from planner.core.timezones import canonical_timezone
 from planner.services.loops import require_zone
+from planner.web.validators import MaxLength
 
 WINDOW_ROWS = 5
 
@@ -69,40 +71,42 @@ class LoopWindowsForm(WindowsForm):
                                    validators=[Optional(), NumberRange(min=0, max=1440)],
                                    description="Leave empty for no limit; rounds may then spread over every "
                                                "window.")
+    rounds_any_order = BooleanField("Rounds may take place in any order")
 
 
 class LoopForm(WindowsForm):
     posting_id = SelectField("Posting", coerce=int, validators=[DataRequired(message="Choose a posting.")])
     candidate_name = StringField(
-        "Candidate name", validators=[DataRequired(message="Give the candidate's name."), Length(max=120)]
+        "Candidate name", validators=[DataRequired(message="Give the candidate's name."), MaxLength(120)]
     )
     candidate_email = StringField(
         "Candidate email",
         validators=[
             DataRequired(message="Give the candidate's email."),
-            Length(max=254),
+            MaxLength(254),
             Regexp(r"^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$", message="That is not an email address."),
         ],
     )
     candidate_timezone = StringField(
         "Candidate time zone",
         default="UTC",
-        validators=[DataRequired(message="Give the candidate's time zone."), Length(max=64), _time_zone],
+        validators=[DataRequired(message="Give the candidate's time zone."), MaxLength(64), _time_zone],
         filters=[canonical_timezone],
         description="IANA name, e.g. Europe/Berlin; windows are in this zone.",
     )
-    hiring_team = StringField("Hiring team", validators=[Length(max=120)],
+    hiring_team = StringField("Hiring team", validators=[MaxLength(120)],
                               description="Team slug for the 'outside the hiring team' seat rule; "
                                           "defaults to the posting's team.")
     max_gap_minutes = IntegerField("Longest break between rounds (minutes)", default=60,
                                    validators=[Optional(), NumberRange(min=0, max=1440)])
-    video_url = StringField("Video link", validators=[Optional(), Length(max=500)])
-    location = StringField("Location", validators=[Optional(), Length(max=200)])
+    rounds_any_order = BooleanField("Rounds may take place in any order")
+    video_url = StringField("Video link", validators=[Optional(), MaxLength(500)])
+    location = StringField("Location", validators=[Optional(), MaxLength(200)])
 
 
 class ConfirmForm(FlaskForm):
     proposal = HiddenField()
-    override_reason = TextAreaField("Override reason", validators=[Length(max=2000)],
+    override_reason = TextAreaField("Override reason", validators=[MaxLength(2000)],
                                     description="Required when the plan leaves a must-have uncovered; "
                                                 "it is kept in the audit trail.")
 
@@ -111,10 +115,10 @@ class TraineeSeatForm(FlaskForm):
     """Drop a trainee from, or seat one in, a round of the signed proposal (the service checks the rest)."""
 
     proposal = HiddenField(validators=[DataRequired()])
-    round = HiddenField(validators=[DataRequired(), Length(max=64)])
+    round = HiddenField(validators=[DataRequired(), MaxLength(64)])
     trainee = IntegerField(widget=HiddenInput(), validators=[DataRequired(), NumberRange(min=1)])
 
 
 class CancelForm(FlaskForm):
     reason = TextAreaField("Reason", validators=[DataRequired(message="Say why the loop is cancelled."),
-                                                 Length(max=2000)])
+                                                 MaxLength(2000)])

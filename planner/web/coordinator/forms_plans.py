@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import AnyOf, DataRequired, InputRequired, NumberRange, Optional
 
 from planner.models import RoundKind
+from planner.web.validators import MaxLength
 
 KIND_LABELS = {
     "screen": "Screen", "technical": "Technical", "design": "Design", "behavioural": "Behavioural",
@@ -18,7 +19,7 @@ FOCUS_CHOICES = [SelectChoice("", "Not assessed"), SelectChoice("primary", "Prim
 
 
 class RoundFormBase(FlaskForm):
-    name = StringField("Round name", validators=[DataRequired("Give the round a name."), Length(max=120)],
+    name = StringField("Round name", validators=[DataRequired("Give the round a name."), MaxLength(120)],
                        render_kw={"placeholder": "e.g. Compiler design deep-dive"})
     kind = SelectField("Kind", choices=[SelectChoice(k.value, KIND_LABELS[k.value]) for k in RoundKind],
                        default="technical")
@@ -35,7 +36,7 @@ class RoundFormBase(FlaskForm):
         "Trainee seat", choices=[SelectChoice("1", "Allow one trainee"), SelectChoice("0", "No trainee")],
         default="1")
     focus_questions = TextAreaField(
-        "Focus questions (the interview kit)", validators=[Optional(), Length(max=10000)],
+        "Focus questions (the interview kit)", validators=[Optional(), MaxLength(10000, what="the interview kit")],
         description="One question per line.", render_kw={"rows": 4})
 
     def competency_fields(self):
@@ -75,7 +76,7 @@ class ApplySuggestionForm(SuggestForm):
 
 
 class PublishForm(FlaskForm):
-    note = StringField("Version note", validators=[Optional(), Length(max=500)],
+    note = StringField("Version note", validators=[Optional(), MaxLength(500)],
                        render_kw={"placeholder": "What changed, and why (optional)"})
 
 

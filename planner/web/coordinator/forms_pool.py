@@ -17,10 +17,11 @@ from wtforms import (
     widgets,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.validators import DataRequired, InputRequired, Optional
 
 from planner.core.pool import WEEKDAY_NAMES
 from planner.core.timezones import canonical_timezone
+from planner.web.validators import MaxLength
 
 
 def choices(pairs) -> list[SelectChoice]:
@@ -49,29 +50,29 @@ class MultiCheckboxField(SelectMultipleField):
 
 
 class InterviewerForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired(message="A name is required."), Length(max=120)])
-    email = StringField("Email", validators=[DataRequired(message="An email is required."), Length(max=254)])
+    name = StringField("Name", validators=[DataRequired(message="A name is required."), MaxLength(120)])
+    email = StringField("Email", validators=[DataRequired(message="An email is required."), MaxLength(254)])
     team = StringField(
         "Team",
-        validators=[Optional(), Length(max=120)],
+        validators=[Optional(), MaxLength(120)],
         description="Used for the 'interviewer from outside the hiring team' rule.",
     )
     timezone = StringField(
         "Time zone",
-        validators=[DataRequired(message="A time zone is required."), Length(max=64)],
+        validators=[DataRequired(message="A time zone is required."), MaxLength(64)],
         filters=[canonical_timezone],
         description="IANA name, for example America/Los_Angeles or Europe/Berlin.",
     )
     work_start = StringField(
         "Working hours start",
         default="09:00",
-        validators=[DataRequired(message="A start time is required."), Length(max=5)],
+        validators=[DataRequired(message="A start time is required."), MaxLength(5)],
         description="HH:MM, local time.",
     )
     work_end = StringField(
         "Working hours end",
         default="17:00",
-        validators=[DataRequired(message="An end time is required."), Length(max=5)],
+        validators=[DataRequired(message="An end time is required."), MaxLength(5)],
         description="HH:MM; 24:00 for end of day.",
     )
     work_days = MultiCheckboxField(
@@ -111,7 +112,7 @@ class QualificationLevelForm(FlaskForm):
 class PromoteForm(FlaskForm):
     reason = TextAreaField(
         "Reason (only when promoting before the interviews are done)",
-        validators=[Optional(), Length(max=500)],
+        validators=[Optional(), MaxLength(500)],
     )
     back = HiddenField()
 
@@ -124,7 +125,7 @@ class BusyBlockForm(FlaskForm):
         "Ends", format="%Y-%m-%dT%H:%M", validators=[InputRequired(message="Enter an end date and time.")]
     )
     summary = StringField(
-        "Note", validators=[Optional(), Length(max=200)], description="Optional, e.g. 'Offsite'."
+        "Note", validators=[Optional(), MaxLength(200)], description="Optional, e.g. 'Offsite'."
     )
 
 
@@ -134,7 +135,7 @@ class CalendarImportForm(FlaskForm):
     )
     source_name = StringField(
         "Calendar name",
-        validators=[Optional(), Length(max=150)],
+        validators=[Optional(), MaxLength(150)],
         description="Importing again under the same name replaces that calendar's blocks.",
     )
     horizon_days = SelectField("Import the next", coerce=int, choices=choices(HORIZON_CHOICES), default=90)
@@ -144,7 +145,7 @@ class PoolFilterForm(FlaskForm):
     class Meta:
         csrf = False
 
-    q = SearchField("Search", validators=[Optional(), Length(max=120)])
+    q = SearchField("Search", validators=[Optional(), MaxLength(120)])
     competency = SelectField("Competency", coerce=int, default=0)
     level = SelectField("Level", choices=choices([("", "Any level"), *LEVEL_PAIRS]), default="")
     team = SelectField("Team", default="")

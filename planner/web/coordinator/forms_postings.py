@@ -6,7 +6,9 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.validators import DataRequired, InputRequired, Optional
+
+from planner.web.validators import MaxLength
 
 STATUS_CHOICES = [
     SelectChoice("draft", "Draft"),
@@ -18,16 +20,16 @@ PRIORITY_CHOICES = [SelectChoice("must-have", "Must-have"), SelectChoice("nice-t
 
 class PostingForm(FlaskForm):
     title = StringField(
-        "Title", validators=[DataRequired(message="Give the posting a title."), Length(max=200)]
+        "Title", validators=[DataRequired(message="Give the posting a title."), MaxLength(200)]
     )
-    team = StringField("Team", validators=[Length(max=120)])
-    location = StringField("Location", validators=[Length(max=200)])
-    level = StringField("Level", validators=[Length(max=60)])
-    hiring_manager = StringField("Hiring manager", validators=[Length(max=120)])
+    team = StringField("Team", validators=[MaxLength(120)])
+    location = StringField("Location", validators=[MaxLength(200)])
+    level = StringField("Level", validators=[MaxLength(60)])
+    hiring_manager = StringField("Hiring manager", validators=[MaxLength(120)])
     status = SelectField("Status", choices=STATUS_CHOICES, default="draft")
+    # No length validator here: the service checks one limit for pasted and uploaded text alike.
     text = TextAreaField(
         "Posting text",
-        validators=[Length(max=200_000)],
         description="Paste the full job description. Competencies are suggested from it when you save.",
     )
     upload = FileField(

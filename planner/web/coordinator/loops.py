@@ -14,7 +14,8 @@ from flask_login import current_user
 from itsdangerous import BadSignature
 
 from planner.core.coverage import UncoveredMustHave
-from planner.core.errors import Conflict, NotFound, PlannerError
+from planner.core.errors import Conflict, FieldError, NotFound, PlannerError
+from planner.core.prose import plural
 from planner.db import utcnow
 from planner.models import Posting
 from planner.queries import loops as loop_queries
@@ -36,6 +37,7 @@ from planner.web.coordinator.proposal_pages import (
 from planner.web.coordinator.replies import loop_replies
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.form_errors import show_error
 from planner.web.mail_settings import mail_settings
 
 
@@ -50,7 +52,7 @@ def _windows(form) -> list[WindowInput]:
         if day is None:
             continue
         if start is None or end is None:
-            raise PlannerError(f"Give a start and an end time for {day.isoformat()}.")
+            raise FieldError("windows", f"Give a start and an end time for {day:%a %d %b %Y}.")
         rows.append(WindowInput(day, start, end))
     return rows
 
@@ -104,7 +106,7 @@ def _render_batch(posting, proposals, form, status: int = 200):
     scheduled = {p.loop_id: p.interviews for p in proposals if p.scheduled}
     form.proposal.data = _batch_token(posting.id, scheduled)
     views = {p.loop_id: loop_queries.proposal_rounds(session, p.interviews, names) for p in proposals}
-    uncovered = sorted({slug for p in proposals for slug in p.uncovered})
+    uncovered = sorted({name for p in proposals for name in p.uncovered_names})
     return render_template("coordinator/loops/batch.html", posting=posting, proposals=proposals, loops=loops,
                            views=views, form=form, uncovered=uncovered, scheduled=len(scheduled)), status
 
@@ -131,7 +133,7 @@ def posting_loops_confirm(posting_id: int):
         flash(str(exc), "error")
         return redirect(url_for("coordinator.posting_loops_schedule", posting_id=posting_id))
     loops, interviews = len(created), sum(len(v) for v in created.values())
-    flash(f"Scheduled {loops} {'loop' if loops == 1 else 'loops'} ({interviews} interviews); "
+    flash(f"Scheduled {plural(loops, 'loop')} ({plural(interviews, 'interview')}); "
           "invites are on their way.", "success")
     return redirect(url_for("coordinator.posting_loops", posting_id=posting_id))
 
@@ -140,6 +142,7 @@ def posting_loops_confirm(posting_id: int):
 def loop_new():
     session = get_session()
     form = LoopForm()
+    windows_error = ""
     form.posting_id.choices = loop_queries.posting_choices(session)
     if request.method == "GET" and request.args.get("posting", type=int):
         form.posting_id.data = request.args.get("posting", type=int)
@@ -149,18 +152,19 @@ def loop_new():
                 candidate_name=form.candidate_name.data, candidate_email=form.candidate_email.data,
                 candidate_timezone=form.candidate_timezone.data, windows=_windows(form),
                 hiring_team=form.hiring_team.data or "", max_gap_minutes=form.max_gap_minutes.data,
-                location=form.location.data or "", video_url=form.video_url.data or "")
+                location=form.location.data or "", video_url=form.video_url.data or "",
+                rounds_any_order=bool(form.rounds_any_order.data))
             loop = loop_services.create_loop(session, form.posting_id.data, data, actor_id=current_user.id,
                                              now=utcnow())
         except PlannerError as exc:
-            flash(str(exc), "error")
+            windows_error = _show_error(form, exc)
         else:
             flash(f"Loop created for {loop.candidate.name}. "
                   + ("Press Schedule to propose interviews." if loop.windows else
                      "Send them a link to pick a time, or add windows and press Schedule."), "success")
             return redirect(url_for("coordinator.loop_view", loop_id=loop.id))
     status = 400 if request.method == "POST" else 200
-    return render_template("coordinator/loops/new.html", form=form), status
+    return render_template("coordinator/loops/new.html", form=form, windows_error=windows_error), status
 
 
 @bp.route("/loops/<int:loop_id>")
@@ -178,20 +182,33 @@ def loop_view(loop_id: int):
 def loop_windows(loop_id: int):
     detail = loop_detail(loop_id)
     form = LoopWindowsForm()
+    windows_error = ""
     if request.method == "GET":
         _fill_windows(form, detail.loop)
         form.max_gap_minutes.data = detail.loop.max_gap_minutes
+        form.rounds_any_order.data = detail.loop.rounds_any_order
     elif form.validate_on_submit():
         try:
             loop_services.update_windows(get_session(), loop_id, _windows(form), actor_id=current_user.id,
-                                         now=utcnow(), max_gap_minutes=form.max_gap_minutes.data)
+                                         now=utcnow(), max_gap_minutes=form.max_gap_minutes.data,
+                                         rounds_any_order=bool(form.rounds_any_order.data))
         except PlannerError as exc:
-            flash(str(exc), "error")
+            windows_error = _show_error(form, exc)
         else:
-            flash("Windows and break saved.", "success")
+            flash("Windows, break and round order saved.", "success")
             return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
     status = 400 if request.method == "POST" else 200
-    return render_template("coordinator/loops/windows.html", form=form, loop=detail.loop), status
+    return render_template("coordinator/loops/windows.html", form=form, loop=detail.loop,
+                           windows_error=windows_error), status
+
+
+def _show_error(form, exc: PlannerError) -> str:
+    """A service error under the field it names; one about the windows is returned, for the windows' own
+    box (a list of rows has no single field to hold it); anything else is flashed."""
+    if getattr(exc, "field", None) == "windows":
+        return str(exc)
+    show_error(form, exc)
+    return ""
 
 
 def _fill_windows(form, loop) -> None:
@@ -218,7 +235,7 @@ def loop_cancel(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Loop cancelled; {count} interviews cancelled and the people told.", "success")
+        flash(f"Loop cancelled; {plural(count, 'interview')} cancelled and the people told.", "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 
 
@@ -327,7 +344,8 @@ def loop_confirm(loop_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
         return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
-    flash(f"Scheduled {len(created)} interviews for {detail.loop.candidate.name}; invites are on their way.",
+    flash(f"Scheduled {plural(len(created), 'interview')} for {detail.loop.candidate.name}; invites are on their "
+          "way.",
           "success")
     return redirect(url_for("coordinator.loop_view", loop_id=loop_id))
 
@@ -335,3 +353,4 @@ def loop_confirm(loop_id: int):
 # The proposal's trainee seats and the pages that fix a scheduled loop register their routes on the same blueprint.
 from planner.web.coordinator import changes as _changes  # noqa: E402, F401
 from planner.web.coordinator import proposal_trainees as _trainees  # noqa: E402, F401
+from planner.web.coordinator import rebook as _rebook  # noqa: E402, F401

@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from planner.core.errors import NotFound, PlannerError, ValidationFailed
 from planner.core.pool import CalendarImportError
+from planner.core.prose import plural
 from planner.core.timezones import known_timezones
 from planner.db import utcnow
 from planner.queries import pool as pool_queries
@@ -77,8 +78,23 @@ def _prepare(form: InterviewerForm, interviewer_id: int | None) -> None:
 
 
 def _apply_error(form: InterviewerForm, exc: ValidationFailed) -> None:
-    field = field_named_by(form, exc)
-    (field.errors if field is not None else form.form_errors).append(str(exc))
+    """Each field a service error names gets its sentence (all of them when several fields are wrong)."""
+    for error in getattr(exc, "errors", None) or [exc]:
+        field = field_named_by(form, error)
+        (field.errors if field is not None else form.form_errors).append(str(error))
+
+
+def _validate(form: InterviewerForm, interviewer_id: int | None) -> bool:
+    """The form's own checks; when they fail, the service's checks too, so every wrong field is named at once
+    (a field the form already refused keeps the form's sentence)."""
+    if form.validate_on_submit():
+        return True
+    if form.is_submitted():
+        for error in pool_service.check_interviewer(get_session(), _service_input(form), interviewer_id):
+            field = field_named_by(form, error)
+            if field is not None and not field.errors:
+                field.errors.append(str(error))
+    return False
 
 
 @bp.route("/interviewers/new", methods=["GET", "POST"])
@@ -87,7 +103,7 @@ def pool_new():
     _prepare(form, None)
     if request.method == "GET" and not form.timezone.data:
         form.timezone.data = current_user.timezone or "UTC"
-    if form.validate_on_submit():
+    if _validate(form, None):
         try:
             person = pool_service.create_interviewer(
                 get_session(), _service_input(form), actor_id=current_user.id
@@ -118,7 +134,7 @@ def pool_edit(interviewer_id: int):
         form.work_days.data = person.work_days.split()
         form.user_id.data = person.user_id or 0
     _prepare(form, interviewer_id)
-    if form.validate_on_submit():
+    if _validate(form, interviewer_id):
         try:
             pool_service.update_interviewer(
                 session, interviewer_id, _service_input(form), actor_id=current_user.id
@@ -149,7 +165,7 @@ def _set_active(interviewer_id: int, active: bool):
     else:
         upcoming = pool_service.upcoming_seat_count(session, interviewer_id, utcnow())
         note = (
-            f" They still hold {upcoming} upcoming interview{'s' if upcoming != 1 else ''}; reassign "
+            f" They still hold {plural(upcoming, 'upcoming interview')}; reassign "
             "them from the loops page."
             if upcoming
             else ""
@@ -389,7 +405,7 @@ def pool_busy_import(interviewer_id: int):
             label = result.source.removeprefix(pool_service.IMPORT_PREFIX)
             replaced = f" (replacing {result.replaced} from the previous import)" if result.replaced else ""
             flash(
-                f"Imported {result.imported} busy block{'s' if result.imported != 1 else ''} from '{label}'"
+                f"Imported {plural(result.imported, 'busy block')} from '{label}'"
                 f"{replaced}.",
                 "success",
             )
@@ -405,5 +421,5 @@ def pool_import_remove(interviewer_id: int):
     except PlannerError as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Removed {removed} imported block{'s' if removed != 1 else ''}.", "success")
+        flash(f"Removed {plural(removed, 'imported block')}.", "success")
     return _back(interviewer_id, "busy")

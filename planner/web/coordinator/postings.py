@@ -6,6 +6,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.errors import NotFound, PlannerError
+from planner.core.prose import plural
 from planner.queries import postings as posting_queries
 from planner.services import postings as posting_services
 from planner.services import runner_ups
@@ -71,7 +72,7 @@ def posting_new():
         else:
             count = len(posting.competencies)
             flash(
-                f"Posting saved. {count} competencies suggested from the text: accept or reject each below.",
+                f"Posting saved. {plural(count, 'competency')} suggested from the text: accept or reject each below.",
                 "success",
             )
             return redirect(url_for("coordinator.posting_view", posting_id=posting.id))
@@ -193,7 +194,7 @@ def posting_competency_add(posting_id: int):
         flash(str(exc), "error")
         return _back(posting_id, "add")
     found = len(selection.evidence)
-    where = f" with {found} sentence{'s' if found != 1 else ''} of evidence" if found else ""
+    where = f" with {plural(found, 'sentence')} of evidence" if found else ""
     flash(f"{selection.competency.name} added as {selection.priority.value}{where}.", "success")
     return _back(posting_id, f"sel-{selection.id}")
 
@@ -207,7 +208,7 @@ def posting_suggestions_accept(posting_id: int):
     except NotFound:
         abort(404)
     if count:
-        flash(f"Accepted {count} suggested competenc{'ies' if count != 1 else 'y'}.", "success")
+        flash(f"Accepted {plural(count, 'suggested competency')}.", "success")
     else:
         flash("There were no suggestions waiting for a decision.", "info")
     return _back(posting_id, "accepted")
@@ -222,7 +223,7 @@ def posting_suggestions_refresh(posting_id: int):
     except NotFound:
         abort(404)
     flash(
-        f"Suggestions refreshed against the current library: the text supports {count} competencies; "
+        f"Suggestions refreshed against the current library: the text supports {plural(count, 'competency')}; "
         "your decisions are kept.",
         "success",
     )

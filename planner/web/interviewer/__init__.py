@@ -2,6 +2,7 @@
 
 from planner.web.interviewer import (
     answers,  # noqa: F401  (registers its route on bp)
+    availability,  # noqa: F401  (registers its route on bp)
     calendars,  # noqa: F401 - registers its routes
 )
 from planner.web.interviewer.views import bp

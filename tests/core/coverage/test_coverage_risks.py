@@ -53,12 +53,13 @@ def test_over_is_a_notice_that_counts_spare_rounds():
     assert "three could assess other competencies" in issue.message
 
 
-def test_no_bench_flag_keeps_status_and_is_critical_for_must_have():
-    """Rounds exist but nobody is qualified: status stays ok, a critical no-bench risk is raised."""
+def test_no_bench_is_not_covered_and_is_critical_for_must_have():
+    """Rounds exist but nobody is qualified: status no-assessor (not ok), a critical no-bench risk is raised."""
     rounds = [make_round("a", ("mentoring", "primary")), make_round("b", ("mentoring", "primary"))]
     coverage = compute_coverage([MENTORING], rounds, {"mentoring": BenchEntry("mentoring", 0, 1)})
     row = coverage.competency("mentoring")
-    assert row.status == "ok"
+    assert row.status == "no-assessor"
+    assert coverage.status == "no-assessor"
     assert row.risks == ("no-bench",)
     assert coverage.issues[0].severity == "critical"
     assert coverage.issues[0].message == (
@@ -160,3 +161,20 @@ def test_issues_are_ordered_by_severity_then_must_haves_first():
         ("notice", "over", "python"),
     ]
     assert coverage.gaps_and_risks == coverage.issues
+
+
+def test_secondary_only_with_nobody_qualified_is_not_covered():
+    """Enough rounds give it secondary focus but nobody is qualified: not ok, and the plan is not ok either."""
+    rounds = [make_round("a", ("python", "secondary"), ("mentoring", "primary"))]
+    bench = {"mentoring": BenchEntry("mentoring", 3, 0)}
+    coverage = compute_coverage([MENTORING, PYTHON], rounds, bench)
+    assert coverage.competency("python").status == "no-assessor"
+    assert coverage.status == "no-assessor"
+    assert "no-bench" in coverage.competency("python").risks
+
+
+def test_thin_must_have_stays_thin_without_bench():
+    """A must-have short of rounds stays thin with nobody qualified: the shortfall is what blocks scheduling."""
+    rounds = [make_round("a", ("mentoring", "secondary"))]
+    coverage = compute_coverage([MENTORING], rounds, {})
+    assert coverage.competency("mentoring").status == "thin"

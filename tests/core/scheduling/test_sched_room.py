@@ -51,7 +51,7 @@ def test_loop_longer_than_its_stretch_of_windows_is_explained():
     assert entry["status"] == "unscheduled"
     assert entry["reason"] == "the rounds need 240 minutes but the longest candidate window is 180 minutes"
     assert entry["fixes"] == [
-        "lengthen the window of Mon 2026-12-07 by at least 60 minutes (candidate's time)",
+        "lengthen the window of Mon 07 Dec 2026 by at least 60 minutes (candidate's time)",
         "allow more than 60 minutes between rounds, so that the loop can spread over its windows",
     ]
 
@@ -65,7 +65,7 @@ def test_a_loop_longer_than_its_only_window_is_told_by_how_much():
     entry = _solve(problem([person("p", {"x": "qualified"}, **evenings)], [doc]))["c"]
     assert entry["reason"] == "the rounds need 240 minutes but the longest candidate window is 180 minutes"
     assert entry["fixes"] == [
-        "lengthen the window of Mon 2026-12-07 by at least 60 minutes (candidate's time)",
+        "lengthen the window of Mon 07 Dec 2026 by at least 60 minutes (candidate's time)",
         "add a window of at least 60 minutes",
     ]
 
@@ -80,7 +80,7 @@ def test_windows_joined_by_short_breaks_are_explained_as_one_stretch():
     )
     # Both windows together hold 270 minutes, so longer breaks would not help.
     assert entry["fixes"] == [
-        "lengthen the window of Mon 2026-12-07 by at least 30 minutes (candidate's time)",
+        "lengthen the window of Mon 07 Dec 2026 by at least 30 minutes (candidate's time)",
         "add a window of at least 30 minutes",
     ]
 

@@ -282,7 +282,7 @@ def test_more_outside_seats_than_interviewers_is_explained():
     )
     assert _status(result) == {"c": "unscheduled", "d": "scheduled"}
     assert result["loops"][0]["reason"] == (
-        "round 'r': it asks for 3 interviewers from outside the hiring team but has only 1 seats"
+        "round 'r': it asks for 3 interviewers from outside the hiring team but has only 1 seat"
     )
 
 
@@ -304,8 +304,8 @@ def test_a_fix_on_a_day_with_a_window_widens_it_and_on_another_day_adds_one():
     window = [("2026-12-07T09:00:00Z", "2026-12-07T12:00:00Z")]
     result = _solve(problem([pia, tom], [loop("x", [rnd("r", ["x"])], window), loop("y", [rnd("r", ["y"])], window)]))
     fixes = {entry["id"]: entry["fixes"] for entry in result["loops"]}
-    assert fixes["x"][0] == "widen the window to include Mon 2026-12-07 14:00 (candidate's time)"
-    assert fixes["y"][0] == "add a window on Tue 2026-12-08 from 08:00 (candidate's time)"
+    assert fixes["x"][0] == "widen the window to include Mon 07 Dec 2026, 14:00 (candidate's time)"
+    assert fixes["y"][0] == "add a window on Tue 08 Dec 2026 from 08:00 (candidate's time)"
 
 
 def test_a_round_no_panel_of_its_size_can_cover_is_explained_with_its_fixes():
@@ -344,4 +344,4 @@ def test_rounds_that_each_need_the_only_holder_of_a_competency_are_explained():
     assert entry["reason"] == (
         "rounds 'r1', 'r2' each need someone qualified in 'x' (nobody sits twice in a loop) but only 1 is: 'a'"
     )
-    assert entry["fixes"][0] == "qualify 1 more interviewer(s) in 'x'"
+    assert entry["fixes"][0] == "qualify 1 more interviewer in 'x'"
