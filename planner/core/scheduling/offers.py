@@ -126,7 +126,9 @@ def offers(problem: Problem, loop_id: str, *, starts: Iterable[int] | None = Non
     slot = problem.slot_minutes
     zone = ZoneInfo(loop.candidate.get("timezone") or "UTC")
     pools = all_pools(problem)[loop.id]
-    order = sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors), -r.minutes))
+    # Scarcest first, unless the loop keeps its listed order (then only the next round in it may come next).
+    order = list(loop.rounds) if loop.ordered else sorted(loop.rounds, key=lambda r: (len(pools[r.id].assessors),
+                                                                                      -r.minutes))
     grid = _Grid(loop, slot, zone)
     panels = _Panels(problem, loop, pools)
     if starts is None:
@@ -170,7 +172,7 @@ def _pack(loop: Loop, first: int, order: list[Round], grid: _Grid, panels: _Pane
         if grid.holds(shortest, first) and (first * grid.slot + sum(r.minutes for r in order)
                                             > grid.day_ends[grid.day(shortest, first)]):
             return None
-    for rnd in order:  # the first round: a round that can be staffed at the start itself, scarcest first
+    for rnd in order[:1] if loop.ordered else order:  # a first round that can be staffed at the start itself
         if not grid.holds(rnd.minutes, first):
             continue
         for panel in _panels_at(rnd, first, panels, _NOBODY):
@@ -243,7 +245,7 @@ def _placements(loop: Loop, cursor: int, remaining: list[Round], order: list[Rou
     latest = None if loop.max_gap_minutes is None else cursor + loop.max_gap_minutes
     first_g = -(-cursor // slot)
     heap = []
-    for rnd in remaining:
+    for rnd in remaining[:1] if loop.ordered else remaining:
         at = grid.index(rnd.minutes, first_g)
         if at < len(grid.starts[rnd.minutes]):
             heap.append((grid.starts[rnd.minutes][at], order.index(rnd), at, rnd))

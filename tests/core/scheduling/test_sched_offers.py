@@ -60,3 +60,19 @@ def test_a_start_too_late_for_the_day_is_not_offered():
     prob = _both_halves_problem()
     starts = {offer.start % (24 * 60) for offer in offers(prob, "L")}
     assert starts and max(starts) <= 15 * 60
+
+
+def test_an_ordered_loop_is_offered_only_in_its_listed_order():
+    """With "ordered", the scarcer 'second' round never goes first, as it would in a loop of any order."""
+    people = [person("pat", {"x": "qualified", "y": "qualified"}), person("quinn", {"x": "qualified"}),
+              person("rita", {"x": "qualified"})]
+    rounds = [rnd("first", ["x"]), rnd("second", ["y"])]
+    windows = [DAY]
+    unordered = load_problem(problem(people, [loop("L", rounds, windows, max_gap_minutes=60)]))
+    ordered = load_problem(problem(people, [loop("L", rounds, windows, max_gap_minutes=60, ordered=True)]))
+
+    def firsts(prob):
+        return {min(offer.plan.interviews, key=lambda i: i.start).round_id for offer in offers(prob, "L")}
+
+    assert "second" in firsts(unordered)
+    assert firsts(ordered) == {"first"}
