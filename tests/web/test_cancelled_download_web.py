@@ -10,10 +10,10 @@ from datetime import timedelta
 from icalendar import Calendar
 from invitedata import SETTINGS, make_interviewer, make_loop
 
-from planner.core.calendar import local_time_range
 from planner.db import utcnow
 from planner.models import InterviewStatus
 from planner.services import invites
+from planner.web.filters import local, local_time
 
 
 def _signed_in_with_two_interviews(db, make_user, client):
@@ -49,7 +49,7 @@ def test_the_download_of_a_cancelled_interview_is_gone_with_a_clear_page(client,
     assert response.mimetype == "text/html"
     page = response.get_data(as_text=True)
     assert "Interview cancelled" in page and "nothing to add to your calendar" in page
-    assert local_time_range(cancelled.start, cancelled.end, me.timezone) in page
+    assert f"{local(cancelled.start, me.timezone)}–{local_time(cancelled.end, me.timezone)}" in page
     assert "BEGIN:VCALENDAR" not in page and "Content-Disposition" not in response.headers
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from planner.core.calendar import local_time_range
 from planner.core.errors import Conflict, NotFound, ValidationFailed
 from planner.db import utcnow
 from planner.queries.my_interviews import get_scorecard_sheet, interviewer_for_user, list_my_interviews
@@ -13,6 +12,7 @@ from planner.queries.replies import my_answers
 from planner.services.feeds import InterviewCancelled, interview_download, rotate_feed_token
 from planner.services.scorecards import RATING_LABELS, ScorecardInput, save_scorecard
 from planner.web.dbsession import get_session
+from planner.web.filters import local, local_time
 from planner.web.interviewer.forms import ScorecardForm
 from planner.web.mail_settings import mail_settings
 from planner.web.roles import restrict_blueprint
@@ -46,7 +46,8 @@ def home():
 
 
 def _when(item, timezone: str) -> str:
-    return local_time_range(item.start, item.end, timezone or "UTC")
+    """The interview's date and times in ``timezone``, in the date format every page uses."""
+    return f"{local(item.start, timezone or 'UTC')}–{local_time(item.end, timezone or 'UTC')}"
 
 
 @bp.route("/interviews/<int:interview_id>.ics")
