@@ -23,6 +23,13 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "REMEMBER_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_HTTPONLY": True,
+    # Sign-in attempts that fail, per account (the email typed) and per client address, within a window
+    # (Flask-Limiter's notation). Counts live in RATELIMIT_STORAGE_URI: "memory://" is per process, so
+    # with several gunicorn workers use a shared store such as "redis://host:6379".
+    "LOGIN_LIMIT_PER_ACCOUNT": "5 per 15 minutes",
+    "LOGIN_LIMIT_PER_ADDRESS": "30 per 15 minutes",
+    "RATELIMIT_STORAGE_URI": "memory://",
     # Public base URL used in invites and feed links. Unset: the address a page was requested on (pages and
     # the mail they send) or http://127.0.0.1:5000 (command-line mail); set it behind a proxy.
     "BASE_URL": None,
@@ -70,6 +77,10 @@ def load_config(instance_path: str, overrides: Mapping[str, Any] | None = None) 
         if config.get("ENV") == "production":
             raise ConfigError("PLANNER_SECRET_KEY is not set; production refuses to start without a secret key.")
         config["SECRET_KEY"] = DEVELOPMENT_SECRET_KEY
+    if config.get("ENV") == "production":
+        # Production is served over https: cookies never travel in clear text (unless set otherwise on purpose).
+        for key in ("SESSION_COOKIE_SECURE", "REMEMBER_COOKIE_SECURE"):
+            config.setdefault(key, True)
     return config
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Flask
 
-from planner.web import account, auth, errors, filters, health
+from planner.web import account, auth, errors, filters, health, security
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
-from planner.web.extensions import csrf, login_manager
+from planner.web.extensions import csrf, limiter, login_manager
 from planner.web.feeds import bp as feeds_bp
 from planner.web.interviewer import bp as interviewer_bp
 from planner.web.manager import bp as manager_bp
@@ -17,6 +17,8 @@ def init_web(app: Flask) -> None:
     """Register extensions, blueprints, filters and error pages on `app`."""
     csrf.init_app(app)
     login_manager.init_app(app)
+    limiter.init_app(app)
+    security.register(app)
     app.teardown_appcontext(close_session)
     filters.register(app)
     errors.register(app)
