@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from flask import Flask
+from limits.errors import ConfigurationError as LimitsConfigurationError
 
+from planner.config import ConfigError
 from planner.web import account, auth, errors, filters, health, security
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
@@ -17,7 +19,11 @@ def init_web(app: Flask) -> None:
     """Register extensions, blueprints, filters and error pages on `app`."""
     csrf.init_app(app)
     login_manager.init_app(app)
-    limiter.init_app(app)
+    try:
+        limiter.init_app(app)
+    except LimitsConfigurationError as exc:
+        raise ConfigError(f"RATELIMIT_STORAGE_URI {app.config.get('RATELIMIT_STORAGE_URI')!r} cannot be used "
+                          f"for sign-in limits: {exc}.") from exc
     security.register(app)
     app.teardown_appcontext(close_session)
     filters.register(app)

@@ -102,7 +102,7 @@ def logout():
 def too_many_attempts(exc):
     """The sign-in page again, with the limit's sentence, a 429 and when to retry."""
     form = LoginForm(formdata=None, data={"email": request.form.get("email", "")[:254]})
-    form.password.errors.append(exc.description)
+    form.password.errors = [exc.description]
     response = current_app.make_response((render_template("auth/login.html", form=form), 429))
     response.headers["Retry-After"] = str(exc.limit.limit.get_expiry())
     return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.orm import sessionmaker
 
+from tests.security import hostile
 from tests.security.matrixworld import build_world
 from tests.security.securityutil import Env
 
@@ -26,3 +27,18 @@ def matrix_env(engine, database_url):
     outer.rollback()
     connection.close()
     app.extensions["planner.engine"].dispose()
+
+
+@pytest.fixture
+def hostile_world(app, client, db, make_user):
+    """The hostile story written through the forms by a coordinator, and a scorecard by the panelist."""
+    jordan = make_user(email="panel@hire.example", roles=("interviewer",), name="Panel Person")
+    make_user(email="coord@hire.example", roles=("coordinator",))
+    make_user(email="boss@hire.example", roles=("manager",))
+    client.post("/login", data={"email": "coord@hire.example", "password": "password123"})
+    world = hostile.build(client, db, jordan.id)
+    client.post("/logout")
+    client.post("/login", data={"email": "panel@hire.example", "password": "password123"})
+    hostile.write_scorecard(client, db, world.interview_id)
+    client.post("/logout")
+    return world
