@@ -30,6 +30,8 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_LIMIT_PER_ACCOUNT": "5 per 15 minutes",
     "LOGIN_LIMIT_PER_ADDRESS": "30 per 15 minutes",
     "RATELIMIT_STORAGE_URI": "memory://",
+    # The largest request body (uploads included) read at all; bigger ones get the 413 page.
+    "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
     # Public base URL used in invites and feed links. Unset: the address a page was requested on (pages and
     # the mail they send) or http://127.0.0.1:5000 (command-line mail); set it behind a proxy.
     "BASE_URL": None,
