@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.orm import sessionmaker
 
 from tests.security import hostile
-from tests.security.matrixworld import build_world
-from tests.security.securityutil import Env
+from tests.security.securityutil import demo_environment
 
 
 @pytest.fixture
 def matrix_env(engine, database_url):
     """The demo plus extra rows in one transaction rolled back at the end; CSRF protection on."""
-    from planner import create_app
-
-    connection = engine.connect()
-    outer = connection.begin()
-    factory = sessionmaker(bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
-    with factory() as session:
-        world = build_world(session)
-    app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "matrix-secret", "MAIL_SERVER": None,
-                      "WTF_CSRF_ENABLED": True, "SCHEDULER_TIME_LIMIT": 2.0})
-    app.extensions["planner.sessionmaker"] = factory
-    yield Env(app, connection, factory, world)
-    outer.rollback()
-    connection.close()
-    app.extensions["planner.engine"].dispose()
+    with demo_environment(engine, database_url) as env:
+        yield env
 
 
 @pytest.fixture

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy.orm import sessionmaker
 
-from tests.security.matrixworld import PASSWORD, MatrixWorld
+from tests.security.matrixworld import PASSWORD, MatrixWorld, build_world
 
 CSRF_FIELD = re.compile(rb'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
@@ -37,3 +38,24 @@ def csrf_token(client, path: str = "/account/") -> str:
     match = CSRF_FIELD.search(response.data)
     assert match, f"no csrf_token field on {path} ({response.status_code})"
     return match.group(1).decode()
+
+
+@contextmanager
+def demo_environment(engine, database_url):
+    """The demo plus extra rows in one transaction rolled back at the end; CSRF protection on."""
+    from planner import create_app
+
+    connection = engine.connect()
+    outer = connection.begin()
+    factory = sessionmaker(bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
+    with factory() as session:
+        world = build_world(session)
+    app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "matrix-secret", "MAIL_SERVER": None,
+                      "WTF_CSRF_ENABLED": True, "SCHEDULER_TIME_LIMIT": 2.0})
+    app.extensions["planner.sessionmaker"] = factory
+    try:
+        yield Env(app, connection, factory, world)
+    finally:
+        outer.rollback()
+        connection.close()
+        app.extensions["planner.engine"].dispose()
