@@ -48,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
     "UID_DOMAIN": "planner.example",
     "SCHEDULER_TIME_LIMIT": 10.0,
     "OUTBOX_PAGE_SIZE": 50,  # messages per page on the coordinator's outbox
+    "POOL_PAGE_SIZE": 50,  # interviewers per page on the coordinator's pool list
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

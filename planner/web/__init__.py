@@ -6,7 +6,7 @@ from flask import Flask
 from limits.errors import ConfigurationError as LimitsConfigurationError
 
 from planner.config import ConfigError
-from planner.web import account, auth, errors, filters, health, security
+from planner.web import account, auth, errors, filters, health, security, sqlcount
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
 from planner.web.extensions import csrf, limiter, login_manager
@@ -25,6 +25,7 @@ def init_web(app: Flask) -> None:
         raise ConfigError(f"RATELIMIT_STORAGE_URI {app.config.get('RATELIMIT_STORAGE_URI')!r} cannot be used "
                           f"for sign-in limits: {exc}.") from exc
     security.register(app)
+    sqlcount.register(app)
     app.teardown_appcontext(close_session)
     filters.register(app)
     errors.register(app)
