@@ -52,6 +52,7 @@ PASSWORD = "planner-demo"
 FULL = Size(postings=200, interviewers=2000, interviews=20_000)
 SHORT = Size(postings=20, interviewers=200, interviews=2000)
 GOAL_RATIO, GOAL_P95_MS = 0.25, 50.0
+SQL_TOLERANCE = 2
 
 
 def pages(filled) -> list[tuple[str, str, str]]:
@@ -200,7 +201,9 @@ def report(full: dict, small: dict, check: bool) -> int:
         ok = ratio >= GOAL_RATIO and result["p95"] / 1000 < GOAL_P95_MS
         if not ok:
             misses.append(row["page"])
-        if row["sql"] != other["sql"]:
+        # The rows asked for differ a little between sizes (a loop with or without a trainee seat loads one
+        # relation more or less); statements that grow with the data would differ by far more.
+        if abs(row["sql"] - other["sql"]) > SQL_TOLERANCE:
             problems.append(f"{row['page']}: {other['sql']} statements at the small size, {row['sql']} at the full one")
         print(f"| {row['role']} | {row['page']} | {result['rps']:.0f} | {result['p50'] / 1000:.1f} | "
               f"{result['p95'] / 1000:.1f} | {result['p99'] / 1000:.1f} | {ratio:.0%} | {row['sql']} | "
