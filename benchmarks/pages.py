@@ -86,7 +86,7 @@ def _free_port() -> int:
 @contextmanager
 def bench_database(size: Size):
     base = make_url(os.environ.get("PLANNER_BENCH_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"))
-    name = f"planner_bench_{size.interviews}"
+    name = f"planner_bench_{size.interviews}_{os.getpid()}"  # two runs on one server never share a database
     admin = make_engine(base.render_as_string(hide_password=False), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
