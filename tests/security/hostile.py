@@ -71,7 +71,8 @@ def build(client, db, interviewer_user_id: int) -> HostileWorld:
     people = []
     for index, name in enumerate(("interviewer-name", "second-interviewer")):
         _ok(client.post("/coordinator/interviewers/new", data={
-            "name": payload(name), "email": f"hostile{index}@hire.example", "team": payload("team") if index else "",
+            "name": calendar_payload(name)[:120], "email": f"hostile{index}@hire.example",
+            "team": payload("team") if index else "",
             "timezone": "UTC", "work_start": "00:00", "work_end": "24:00",
             "work_days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "max_per_day": "5", "max_per_week": "20",
             "user_id": str(interviewer_user_id if index == 0 else 0)}), "interviewer")
@@ -84,14 +85,15 @@ def build(client, db, interviewer_user_id: int) -> HostileWorld:
     _ok(client.post(f"/coordinator/interviewers/{people[1].id}/busy",
                     data={"start": start, "end": end, "summary": payload("busy-note")}), "busy block")
     _ok(client.post(f"/coordinator/postings/{posting_id}/plan/rounds", data={
-        "name": payload("round-name")[:120], "kind": "technical", "minutes": "60", "interviewers": "1",
+        "name": calendar_payload("round-name")[:120], "kind": "technical", "minutes": "60", "interviewers": "1",
         "min_outside_team": "0", "max_trainees": "0",
         "focus_questions": f"{calendar_payload('focus-question')}\nSecond {payload('focus-second')}",
         f"focus_c{_selection_competency(db, posting_id, competency.id)}": "primary"}), "round")
     _ok(client.post(f"/coordinator/postings/{posting_id}/plan/publish", data={"note": payload("version-note")}),
         "publish")
     _ok(client.post("/coordinator/loops/new", data={
-        "posting_id": posting_id, "candidate_name": payload("candidate-name"), "candidate_email": "c@cand.example",
+        "posting_id": posting_id, "candidate_name": calendar_payload("candidate-name")[:120],
+        "candidate_email": "c@cand.example",
         "candidate_timezone": "UTC", "max_gap_minutes": "60", "hiring_team": "neuron",
         "location": payload("loop-location"), "video_url": "",
         "windows-0-day": day, "windows-0-start": "09:00", "windows-0-end": "17:00"}), "loop")

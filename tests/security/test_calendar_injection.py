@@ -63,3 +63,35 @@ def test_download_and_feed_cannot_be_injected(app, db, hostile_world):
     assert feed.status_code == 200
     for what, data in (("download", download.data), ("feed", feed.data)):
         _check_calendar(data, set(), what)
+
+
+def test_line_breaks_in_one_line_fields_are_refused_by_the_builders():
+    """A name, title or round name with CR/LF never reaches a calendar file: the builders refuse it."""
+    from dataclasses import replace
+
+    import pytest
+
+    from planner.core.calendar import CalendarInputError, Person
+    from tests.core.calendar.ics_scenario import INVITED
+
+    attack = "Kim\r\nATTENDEE;CN=x:mailto:evil@attacker.example"
+    with pytest.raises(CalendarInputError, match="control character"):
+        Person("kim@cand.example", attack, "UTC")
+    for field in ("candidate_name", "posting_title", "round_name"):
+        with pytest.raises(CalendarInputError):
+            replace(INVITED, **{field: attack})
+
+
+def test_multiline_fields_are_escaped_in_the_file():
+    """Focus questions, notes and the place may span lines; in the file they stay inside their property."""
+    from dataclasses import replace
+
+    from planner.core.calendar import build_request
+    from tests.core.calendar.ics_scenario import ALICE, INVITED, ORGANIZER, T0
+
+    attack = "line one\nATTENDEE;CN=x:mailto:evil@attacker.example\nX-EVIL:1"
+    event = replace(INVITED, focus_questions=(attack,), internal_notes=attack, location=attack)
+    data = build_request(event, ORGANIZER, [ALICE], T0)
+    _check_calendar(data, {ALICE.email.lower()}, "request with multi-line text")
+    description = str(Calendar.from_ical(data).walk("VEVENT")[0]["DESCRIPTION"])
+    assert "ATTENDEE;CN=x:mailto:evil@attacker.example" in description
