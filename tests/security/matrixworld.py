@@ -84,7 +84,7 @@ def build_world(db) -> MatrixWorld:
             "competency_id": qualification.competency_id,
             "block_id": block.id,
             "message_id": db.scalar(select(OutboxMessage.id).order_by(OutboxMessage.id)),
-            "token": other.feed_token,
+            "feed_token": other.feed_token,
             "filename": "app.css",
         },
         own_interview_id=mine.id,

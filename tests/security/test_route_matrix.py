@@ -38,7 +38,8 @@ class Access:
     ``read``: roles whose GET answers ``ok``; the other signed-in roles get ``denied``, anonymous
     visitors the login page unless ANON is listed. ``write``: roles whose POST passes the gate.
     ``foreign``: the status a reader gets for ids that belong to somebody else (their own get ``ok``).
-    ``query``: query-string arguments, each naming a key of the world's ids.
+    ``query``: query-string arguments, each naming a key of the world's ids. ``args``: URL arguments whose
+    id has another name in the world (``{"token": "feed_token"}``); the others are looked up by their own name.
     """
 
     read: tuple[str, ...]
@@ -47,6 +48,7 @@ class Access:
     denied: int = 403
     foreign: int | None = None
     query: dict[str, str] = field(default_factory=dict)
+    args: dict[str, str] = field(default_factory=dict)
 
     def get_status(self, role: str) -> int | str:
         if role in self.read:
@@ -84,7 +86,7 @@ ROUTES: dict[str, Access] = {
     "account.settings": SIGNED_IN,
     "account.preferences_save": SIGNED_IN,
     "account.password_save": SIGNED_IN,
-    "feeds.feed_ics": TOKEN,
+    "feeds.feed_ics": TOKEN.but(args={"token": "feed_token"}),
     "coordinator.home": COORDINATOR,
     "coordinator.competencies_list": COORDINATOR,
     "coordinator.competency_new": COORDINATOR,
@@ -161,11 +163,12 @@ def _rules(app):
 
 def _url(env, rule, access: Access, ids: dict | None = None) -> str:
     ids = {**env.world.ids, **(ids or {})}
-    missing = sorted(a for a in rule.arguments if a not in ids)
+    names = {a: access.args.get(a, a) for a in rule.arguments}
+    missing = sorted(name for name in names.values() if name not in ids)
     assert not missing, (
         f"{rule.rule} ({rule.endpoint}) has URL arguments {missing} the matrix world has no id for: "
-        f"add them to build_world's ids in tests/security/matrixworld.py")
-    values = {a: ids[a] for a in rule.arguments}
+        f"add them to build_world's ids in tests/security/matrixworld.py (or map them with Access(args=...))")
+    values = {a: ids[name] for a, name in names.items()}
     values.update({name: ids[key] for name, key in access.query.items()})
     with env.app.test_request_context():
         return url_for(rule.endpoint, **values)
