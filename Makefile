@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-pages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,10 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
+# Lint first: the style rules and the layer contracts (pyproject.toml) fail the run before the suite starts.
 test: $(VENV)/.installed-dev node_modules/.installed
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
@@ -42,6 +45,10 @@ lint: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/scheduler.py
+
+# Page load on gunicorn + PostgreSQL against a minimal Flask page (needs wrk: apt-get install wrk).
+bench-pages: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/pages.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache

@@ -23,6 +23,15 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "REMEMBER_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_HTTPONLY": True,
+    # Sign-in attempts that fail, per account (the email typed) and per client address, within a window
+    # (Flask-Limiter's notation). Counts live in RATELIMIT_STORAGE_URI: "memory://" is per process, so
+    # with several gunicorn workers use a shared store such as "redis://host:6379".
+    "LOGIN_LIMIT_PER_ACCOUNT": "5 per 15 minutes",
+    "LOGIN_LIMIT_PER_ADDRESS": "30 per 15 minutes",
+    "RATELIMIT_STORAGE_URI": "memory://",
+    # The largest request body (uploads included) read at all; bigger ones get the 413 page.
+    "MAX_CONTENT_LENGTH": 8 * 1024 * 1024,
     # Public base URL used in invites and feed links. Unset: the address a page was requested on (pages and
     # the mail they send) or http://127.0.0.1:5000 (command-line mail); set it behind a proxy.
     "BASE_URL": None,
@@ -68,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
     "CALDAV_HORIZON_DAYS": 60,  # a CalDAV sync reads busy time from today to this many days ahead
     "CALDAV_TIMEOUT": 10,  # seconds to wait for a CalDAV server (connect, and each read)
     "CALDAV_ALLOW_HTTP": False,  # plain http:// calendars on other machines (passwords unencrypted on the wire)
+    "POOL_PAGE_SIZE": 50,  # interviewers per page on the coordinator's pool list
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.
@@ -99,6 +109,10 @@ def load_config(instance_path: str, overrides: Mapping[str, Any] | None = None) 
         if config.get("ENV") == "production":
             raise ConfigError("PLANNER_SECRET_KEY is not set; production refuses to start without a secret key.")
         config["SECRET_KEY"] = DEVELOPMENT_SECRET_KEY
+    if config.get("ENV") == "production":
+        # Production is served over https: cookies never travel in clear text (unless set otherwise on purpose).
+        for key in ("SESSION_COOKIE_SECURE", "REMEMBER_COOKIE_SECURE"):
+            config.setdefault(key, True)
     return config
 
 

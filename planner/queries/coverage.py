@@ -39,6 +39,7 @@ from planner.models import (
     PlanVersion,
     Posting,
     PostingCompetency,
+    PostingStatus,
     Qualification,
     Round,
     SelectionState,
@@ -212,15 +213,19 @@ def load_bench(session: Session) -> dict[str, BenchEntry]:
     return load_pool(session)[0]
 
 
-def list_posting_coverage(session: Session) -> list[PostingSummary]:
-    """Every posting with the coverage status of its working plan; problems first (see
+def list_posting_coverage(session: Session, *, open_only: bool = False) -> list[PostingSummary]:
+    """Every posting (or only the open ones) with the coverage status of its working plan; problems first (see
     :attr:`PostingSummary.rank`), then by title.
 
     Five queries whatever the data size.
     """
-    postings = session.scalars(select(Posting).order_by(Posting.title, Posting.id)).all()
-    reqs = _requirements(session, None)
-    plans = _plans(session, None)
+    query = select(Posting).order_by(Posting.title, Posting.id)
+    if open_only:
+        query = query.where(Posting.status == PostingStatus.OPEN)
+    postings = session.scalars(query).all()
+    ids = [p.id for p in postings] if open_only else None
+    reqs = _requirements(session, ids)
+    plans = _plans(session, ids)
     bench, pool = load_pool(session)
     versions = dict(session.execute(
         select(PlanVersion.posting_id, func.max(PlanVersion.number)).group_by(PlanVersion.posting_id)).all())

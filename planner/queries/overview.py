@@ -51,7 +51,7 @@ def get_overview(session: Session, *, now: datetime) -> Overview:
     ).all()
     names = dict(session.execute(select(Candidate.id, Candidate.name).where(
         Candidate.id.in_({row.candidate_id for row in next_rows}))).all())
-    attention = tuple(row for row in list_posting_coverage(session)
+    attention = tuple(row for row in list_posting_coverage(session, open_only=True)
                       if row.status == "open"
                       and (row.critical or row.coverage_status in ("gap", "no-assessor", "thin", "empty")))
     return Overview(

@@ -204,9 +204,14 @@ def list_pool(
     team: str | None = None,
     search: str | None = None,
     include_inactive: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
 ) -> PoolPage:
     """Interviewers matching the filters with qualifications, this week's load against caps, and the
-    trainees ready to move up (across the whole active pool). Seven queries whatever the pool size."""
+    trainees ready to move up (across the whole active pool). Seven queries whatever the pool size.
+
+    With ``limit``, one page of them from ``offset`` (one more query counts every match for ``total``).
+    """
     query = (
         select(Interviewer)
         .options(selectinload(Interviewer.qualifications))
@@ -232,6 +237,10 @@ def list_pool(
         if level in LEVELS:
             qualified = qualified.where(Qualification.level == TrainingLevel(level))
         query = query.where(Interviewer.id.in_(qualified))
+    total = None
+    if limit is not None:
+        total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+        query = query.limit(limit).offset(max(offset, 0))
     people = session.scalars(query).all()
     ids = [p.id for p in people]
     competencies = {c.id: c for c in session.scalars(select(Competency))}
@@ -268,7 +277,8 @@ def list_pool(
             key=lambda item: item[1].lower(),
         )
     )
-    return PoolPage(rows, len(rows), list_teams(session), choices, list_ready(session, now=now))
+    total = len(rows) if total is None else total
+    return PoolPage(rows, total, list_teams(session), choices, list_ready(session, now=now))
 
 
 def list_ready(session: Session, *, now: datetime) -> tuple[ReadyItem, ...]:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from planner.core.calendar import build_download, build_feed
 from planner.core.errors import NotFound
-from planner.models import Interview, Interviewer, InterviewStatus, Loop, Seat, SeatStatus
+from planner.models import Interview, Interviewer, InterviewStatus, Loop, Posting, Seat, SeatStatus
 from planner.services.audit import record
 from planner.services.invites import MailSettings, interview_event
 
@@ -78,11 +78,14 @@ def feed_for_token(session: Session, token: str, *, settings: MailSettings, now:
     if interviewer is None:
         return None
     interviews = feed_interviews(session, interviewer.id, now)
+    # One query for every posting the events name; held here so the builder's session.get finds them loaded.
+    postings = session.scalars(select(Posting).where(Posting.id.in_({i.loop.posting_id for i in interviews}))).all()
     events = [
         interview_event(session, i, settings, last_modified=i.updated_at or i.created_at) for i in interviews
     ]
     stamp = max([e.last_modified_utc for e in events] + [interviewer.created_at])
     body = build_feed(events, settings.organizer, f"Interviews – {interviewer.name}", stamp)
+    del postings
     return Feed(body=body, etag=hashlib.sha256(body).hexdigest()[:32], interviewer_name=interviewer.name)
 
 

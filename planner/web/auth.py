@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, PasswordField
@@ -14,6 +14,7 @@ from planner.services import users
 from planner.web.dbsession import get_session
 from planner.web.extensions import login_manager
 from planner.web.roles import home_endpoint_for
+from planner.web.throttle import login_limits
 from planner.web.validators import MaxLength
 
 bp = Blueprint("auth", __name__)
@@ -49,12 +50,18 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me signed in")
 
 
-def _safe_next(target: str | None) -> str | None:
-    # Only local paths: an open redirect after login is a phishing tool.
-    if not target:
+def safe_next(target: str | None) -> str | None:
+    """``target`` when it is a path on this site, else None: an open redirect after login is a phishing tool.
+
+    Browsers read ``/\\host`` as ``//host`` and drop tabs and newlines inside a URL, so a backslash, a
+    control character or a space anywhere refuses the target, as does a second leading slash.
+    """
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if "\\" in target or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in target):
         return None
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/"):
+    if parts.scheme or parts.netloc:
         return None
     return target
 
@@ -70,6 +77,7 @@ def index():
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@login_limits
 def login():
     if current_user.is_authenticated:
         return redirect(url_for("auth.index"))
@@ -80,7 +88,7 @@ def login():
             form.password.errors.append("That email and password do not match an active account.")
             return render_template("auth/login.html", form=form), 401
         login_user(LoginUser(user), remember=form.remember.data)
-        return redirect(_safe_next(request.args.get("next")) or url_for("auth.index"))
+        return redirect(safe_next(request.args.get("next")) or url_for("auth.index"))
     return render_template("auth/login.html", form=form), (400 if form.errors else 200)
 
 
@@ -90,3 +98,12 @@ def logout():
     logout_user()
     flash("You are signed out.", "info")
     return redirect(url_for("auth.login"))
+
+
+def too_many_attempts(exc):
+    """The sign-in page again, with the limit's sentence, a 429 and when to retry."""
+    form = LoginForm(formdata=None, data={"email": request.form.get("email", "")[:254]})
+    form.password.errors = [exc.description]
+    response = current_app.make_response((render_template("auth/login.html", form=form), 429))
+    response.headers["Retry-After"] = str(exc.limit.limit.get_expiry())
+    return response

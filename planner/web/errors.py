@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+
+from planner.web.auth import too_many_attempts
 
 MESSAGES = {
     400: ("Bad request", "The request could not be understood."),
@@ -11,6 +14,7 @@ MESSAGES = {
     404: ("Not found", "There is nothing at this address."),
     405: ("Not allowed", "This address does not accept that kind of request."),
     413: ("Too large", "The upload is larger than this page accepts."),
+    429: ("Too many requests", "Too many requests in a short time. Wait a few minutes, then try again."),
     500: ("Something went wrong", "The server could not finish this request; nothing was changed."),
 }
 
@@ -26,6 +30,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(exc):
         return _render(400, "The form had expired or was not sent by this site; reload the page and try again.")
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(exc):
+        if request.endpoint == "auth.login":
+            return too_many_attempts(exc)
+        response = current_app.make_response(_render(429, exc.description))
+        response.headers["Retry-After"] = str(exc.limit.limit.get_expiry())
+        return response
 
     for code in MESSAGES:
         app.register_error_handler(code, lambda exc, code=code: _render(code))

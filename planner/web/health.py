@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
 from flask import Blueprint, current_app, jsonify
@@ -11,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 bp = Blueprint("health", __name__)
 
 
+@cache  # package metadata is read from disk; it does not change while the process runs
 def _tzdata_version() -> str:
     try:
         return version("tzdata")

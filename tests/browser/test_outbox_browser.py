@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from browserutil import screenshot, sign_in
 from invitedata import SETTINGS, make_loop
+from playwright.sync_api import expect
 from sqlalchemy import select
 
 from planner.db import make_session_factory, utcnow
@@ -35,7 +36,7 @@ def test_coordinator_resends_a_failed_message_and_downloads_eml(page, live_db):
     failed_id = _queue_with_one_failure(live_db)
     sign_in(page, "coordinator@demo.test")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Outbox").click()
-    assert page.locator("#no-smtp").is_visible()
+    expect(page.locator("#no-smtp")).to_be_visible()  # waits for the page: a busy machine loads it slowly
     screenshot(page, "outbox-all")
     page.get_by_role("link", name="Failed").click()
     row = page.locator(f"tr[data-message='{failed_id}']")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 from planner.core.coverage.report import Coverage
+from planner.core.spreadsheet import csv_text
 
 FIXED_HEADER = ("Competency", "Slug", "Priority", "Required", "Rounds", "Status", "Qualified", "In training")
 
@@ -33,7 +31,5 @@ def matrix_rows(coverage: Coverage) -> list[list[str]]:
 
 
 def matrix_csv(coverage: Coverage) -> str:
-    """The matrix as CSV text (RFC 4180 line endings), ready to send as a download."""
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(matrix_rows(coverage))
-    return buffer.getvalue()
+    """The matrix as CSV text (RFC 4180 line endings), ready to send as a download; no cell runs as a formula."""
+    return csv_text(matrix_rows(coverage))

@@ -55,7 +55,36 @@ def team_slug(team: str | None) -> str:
     return re.sub(r"[^a-z0-9]+", "-", (team or "").lower()).strip("-")
 
 
-def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> list[PoolMember]:
+class PoolMembers(list):
+    """The active pool as :func:`build_pool` gives it: a list of members that remembers each round's groups.
+
+    Coverage of every posting checks every round against the same pool; people are first counted by
+    (what they hold, team), and the groups of a (competencies, hiring team) pair are counted once, so a
+    page listing 200 postings does not walk 2,000 people 1,200 times. Build a new one when the pool changes.
+    """
+
+    def __init__(self, members: Iterable[PoolMember] = ()) -> None:
+        super().__init__(members)
+        self._profiles = Counter((member.qualified, member.team) for member in self)
+        self._groups: dict[tuple[tuple[str, ...], str], Groups] = {}
+
+    def groups(self, required: Sequence[str], hiring_team: str | None) -> Groups:
+        """People qualified in at least one of ``required``, counted by (bitmask held, outside the team)."""
+        key = (tuple(required), hiring_team or "")
+        if key not in self._groups:
+            bits = {slug: 1 << index for index, slug in enumerate(required)}
+            groups: Groups = Counter()
+            for (qualified, team), count in self._profiles.items():
+                mask = 0
+                for slug in qualified:
+                    mask |= bits.get(slug, 0)
+                if mask:
+                    groups[(mask, not hiring_team or team != hiring_team)] += count
+            self._groups[key] = groups
+        return self._groups[key]
+
+
+def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> PoolMembers:
     """Pool members from (interviewer id, team, competency slug, level) rows of *active* interviewers.
 
     Only "qualified" levels make an assessor; people qualified in nothing are left out.
@@ -66,7 +95,7 @@ def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> list[PoolMember]
         teams[str(key)] = team or ""
         if level == QUALIFIED:
             skills.setdefault(str(key), set()).add(slug)
-    return [PoolMember(key, teams[key], frozenset(slugs)) for key, slugs in sorted(skills.items())]
+    return PoolMembers(PoolMember(key, teams[key], frozenset(slugs)) for key, slugs in sorted(skills.items()))
 
 
 def required_slugs(plan: RoundPlan) -> tuple[str, ...]:
@@ -84,6 +113,8 @@ def _is_outside(member: PoolMember, hiring_team: str | None) -> bool:
 
 def _groups(required: Sequence[str], pool: Sequence[PoolMember], hiring_team: str | None) -> Groups:
     """People qualified in at least one required competency, counted by (bitmask held, outside)."""
+    if isinstance(pool, PoolMembers):
+        return Counter(pool.groups(required, hiring_team))
     return skill_groups(required, ((member.qualified, _is_outside(member, hiring_team)) for member in pool))
 
 

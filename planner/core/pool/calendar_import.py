@@ -28,8 +28,12 @@ from icalendar.cal import Component
 from planner.core.errors import ValidationFailed
 from planner.core.pool.hours import UnknownTimeZone, validate_timezone
 from planner.core.pool.intervals import BusyInterval, merge_intervals, require_utc
+from planner.core.pool.recurrence_cost import RecurrenceTooCostly, check_recurrence_cost
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+# Parsing and indexing cost about 1 ms per event on a busy machine whatever the period, so the number of
+# events is bounded before parsing (a year of a full calendar is 2,000-4,000).
+MAX_EVENTS = 10_000
 MAX_INSTANCES = 5000  # expanded busy instances per import; a real calendar has a few hundred a quarter
 MAX_HORIZON = timedelta(days=400)
 # Query a little wider than the horizon: floating and all-day times are only placed in a zone after
@@ -64,6 +68,12 @@ def parse_busy_ics(
     busy: list[BusyInterval] = []
     for calendar in _read_calendars(data):
         _check_calendar(calendar, zone)
+        # Bounded before anything is expanded: a runaway rule is refused in microseconds, not minutes.
+        try:
+            check_recurrence_cost(calendar.walk("VEVENT"), zone, start - _QUERY_MARGIN, end + _QUERY_MARGIN,
+                                  MAX_INSTANCES, _describe)
+        except RecurrenceTooCostly as exc:
+            raise CalendarImportError(str(exc)) from None
         busy.extend(_busy_in(calendar, zone, start, end))
     return merge_intervals(busy)
 
@@ -90,6 +100,12 @@ def _read_calendars(data: bytes) -> list[Component]:
         raise CalendarImportError("The calendar file is empty.")
     if not text.lstrip().upper().startswith("BEGIN:"):
         raise CalendarImportError("The file is not an .ics calendar: it should start with BEGIN:VCALENDAR.")
+    events = text.upper().count("BEGIN:VEVENT")
+    if events > MAX_EVENTS:
+        raise CalendarImportError(
+            f"The calendar file holds {events:,} events; the limit is {MAX_EVENTS:,}, so export a shorter "
+            "date range (recent and future events are enough)."
+        )
     try:
         components = icalendar.Calendar.from_ical(text, multiple=True)
     except ValueError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.errors import NotFound, PlannerError, ValidationFailed
@@ -38,18 +38,25 @@ def pool_list():
     form.competency.choices = choices([(0, "Any competency"), *pool_queries.list_competency_choices(session)])
     form.team.choices = choices([("", "Any team"), *((t, t) for t in pool_queries.list_teams(session))])
     form.validate()  # unknown choices are reported on the field and ignored below
-    page = pool_queries.list_pool(
-        session,
-        now=utcnow(),
-        competency_id=form.competency.data if not form.competency.errors else None,
-        level=form.level.data if not form.level.errors else None,
-        team=form.team.data if not form.team.errors else None,
-        search=form.q.data if not form.q.errors else None,
-        include_inactive=bool(form.inactive.data),
-    )
+    # A pool of thousands is shown a page at a time (POOL_PAGE_SIZE people), filters kept across pages.
+    size = max(int(current_app.config.get("POOL_PAGE_SIZE", 50)), 1)
+    number = max(request.args.get("page", 1, type=int) or 1, 1)
+    filters = {
+        "competency_id": form.competency.data if not form.competency.errors else None,
+        "level": form.level.data if not form.level.errors else None,
+        "team": form.team.data if not form.team.errors else None,
+        "search": form.q.data if not form.q.errors else None,
+        "include_inactive": bool(form.inactive.data),
+    }
+    page = pool_queries.list_pool(session, now=utcnow(), limit=size, offset=(number - 1) * size, **filters)
+    if not page.rows and page.total:  # past the last page (the pool shrank): show the last one
+        number = (page.total + size - 1) // size
+        page = pool_queries.list_pool(session, now=utcnow(), limit=size, offset=(number - 1) * size, **filters)
     filtered = any(request.args.get(k) for k in ("q", "competency", "level", "team"))
+    pages = max((page.total + size - 1) // size, 1)
     return render_template(
-        "coordinator/pool/list.html", page=page, form=form, filtered=filtered, promote_form=PromoteForm()
+        "coordinator/pool/list.html", page=page, form=form, filtered=filtered, promote_form=PromoteForm(),
+        pager={"page": number, "pages": pages, "first": (number - 1) * size + 1, "args": request.args.to_dict()},
     )
 
 
