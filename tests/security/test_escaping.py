@@ -62,6 +62,7 @@ def test_payloads_are_escaped_on_every_page(app, hostile_world):
         for email, client in clients.items():
             response = client.get(url)
             if response.status_code != 200 or not response.mimetype.startswith("text/html"):
+                response.close()  # a streamed download (the audit CSV) must be closed inside the test
                 continue
             body = response.get_data(as_text=True)
             pages[url] = pages.get(url, "") + body
