@@ -2,7 +2,7 @@
 
 Schedule (confirm a proposal), reschedule a round, replace an assessor, replace a trainee, a re-plan
 that moves a round because nobody can take the seat at its time, change the place, cancel one
-interview and cancel the loop. Each step runs a minute after the one before, starting two hours
+interview and cancel the loop. The outbox is delivered between steps. Each step runs a minute after the one before, starting two hours
 before the real clock, so every message the outbox holds is older than an export made now (the CLI
 export stamps its files with the real time).
 """
@@ -14,8 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 from changeutil import active
 from loopworld import SETTINGS, World
+from sqlalchemy import update
 
-from planner.models import BusyBlock, Interview, Interviewer
+from planner.models import BusyBlock, Interview, Interviewer, OutboxMessage, OutboxState
 from planner.services import changes, loops, replacements, scheduling
 
 
@@ -52,6 +53,10 @@ def every_kind_of_change(db, *, start: datetime | None = None, stop_before: str 
     clock = [start or datetime.now(UTC).replace(microsecond=0) - timedelta(hours=2)]
 
     def tick(story_steps: list, step: str) -> datetime:
+        # The outbox worker delivered everything between two steps: people taken off later were told.
+        db.execute(update(OutboxMessage).where(OutboxMessage.state == OutboxState.PENDING)
+                   .values(state=OutboxState.SENT, sent_at=clock[0]))
+        db.commit()
         clock[0] += timedelta(minutes=1)
         story_steps.append((step, clock[0]))
         return clock[0]

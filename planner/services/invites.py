@@ -337,7 +337,8 @@ def announce_replaced(
             raise ValidationFailed(f"{person.name} still holds a seat on this interview; remove the seat first.")
         withdrawal = withdraw_unsent(session, interview.id, person.email, actor_id=actor_id,
                                      interviewer_id=person.id, loop_id=interview.loop_id)
-        if not withdrawal.told:
+        answered = seat is not None and seat.partstat is not None  # they answered it, so it reached them
+        if not withdrawal.told and not answered:
             continue  # nothing about it reached them: no CANCEL either
         taken_off = removed_trainees if seat is not None and seat.role == SeatRole.TRAINEE else removed
         taken_off.append(person_of(person))

@@ -63,8 +63,9 @@ def _uid_and_method(email: bytes) -> tuple[str, str]:
 
 
 def _sole_assessor(session) -> tuple[Interview, Interviewer]:
-    """An interview of the demo's scheduled loop with one assessor, and that assessor."""
-    for interview in session.scalars(select(Interview).order_by(Interview.start)):
+    """An upcoming interview of the demo's scheduled loop with one assessor, and that assessor (the demo's
+    past loop is over: its interviews are not invited to)."""
+    for interview in session.scalars(select(Interview).where(Interview.start > utcnow()).order_by(Interview.start)):
         assessors = [s for s in interview.seats if s.role == SeatRole.ASSESSOR and s.status == SeatStatus.ACTIVE]
         if len(assessors) == 1:
             return interview, assessors[0].interviewer

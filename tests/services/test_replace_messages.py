@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from changeutil import last_id, outbox, scheduled_loop
+from changeutil import last_id, mark_sent, outbox, scheduled_loop
 from icalendar import Calendar
 from loopworld import NOW, SETTINGS, World
 from sqlalchemy import select
@@ -35,6 +35,7 @@ def _moved_by_a_new_plan(db):
     db.commit()
     before = (tech.start, tech.end, tech.sequence)
     plan = replacements.replacement_options(db, tech.id, pool["ana"].id, now=NOW).new_plan
+    mark_sent(db)  # the invites went out: the people taken off need their CANCEL
     mark = last_id(db)
     replacements.replace_interviewer(db, tech.id, pool["ana"].id, plan=[c.as_dict() for c in plan],
                                      reason="declined", actor_id=None, now=NOW, settings=SETTINGS)
@@ -81,6 +82,7 @@ def test_a_trainee_taken_off_is_an_optional_participant_of_their_cancel(db):
     tech = rounds["tech"]
     (invite,) = _rows(db, tech.id, 0, pool["dev"].email)
     assert _vevent(invite)["ATTENDEE"][-1].params["ROLE"] == "OPT-PARTICIPANT"
+    mark_sent(db)
     mark = last_id(db)
     replacements.replace_interviewer(db, tech.id, pool["dev"].id, reason="declined", actor_id=None, now=NOW,
                                      settings=SETTINGS)

@@ -109,24 +109,31 @@ def reassignment_messages(
     interview, ``previous_time`` is its (start, end) before: the people taken off are told that
     time, the one they had, in their CANCEL and email.
 
+    With nobody to tell about being taken off (their invite never left the outbox, so it was withdrawn),
+    there is no CANCEL: only the panel's REQUEST.
+
     :raise CalendarInputError: somebody in ``added`` is not on the new panel.
     """
-    pair = build_reassignment(
-        event,
-        organizer,
-        removed,
-        assessors,
-        now,
-        trainees=trainees,
-        removed_trainees=removed_trainees,
-        previous_time=previous_time,
-    )
+    if removed or removed_trainees:
+        pair = build_reassignment(
+            event,
+            organizer,
+            removed,
+            assessors,
+            now,
+            trainees=trainees,
+            removed_trainees=removed_trainees,
+            previous_time=previous_time,
+        )
+        cancel, request = pair.cancel_for_removed, pair.request_for_panel
+    else:
+        cancel, request = None, build_request(event, organizer, assessors, now, trainees=trainees)
     panel = [(p, False) for p in assessors] + [(p, True) for p in trainees]
     added_emails = {p.email.lower() for p in added}
     if not added_emails <= {p.email.lower() for p, _ in panel}:
         raise CalendarInputError("Everyone added must be on the new panel.")
-    out = _panel_emails(
-        pair.cancel_for_removed,
+    out = [] if cancel is None else _panel_emails(
+        cancel,
         "CANCEL",
         "removed",
         removed_version(event, previous_time),
@@ -137,7 +144,7 @@ def reassignment_messages(
     for person, as_trainee in panel:
         kind: MessageKind = "invite" if person.email.lower() in added_emails else "update"
         email = build_imip_message(
-            pair.request_for_panel,
+            request,
             "REQUEST",
             organizer,
             person,
@@ -145,7 +152,7 @@ def reassignment_messages(
             interviewer_text(event, person, kind, organizer, as_trainee=as_trainee),
             interviewer_html(event, person, kind, organizer, as_trainee=as_trainee),
         )
-        out.append(OutgoingMessage(person, "REQUEST", pair.request_for_panel, email))
+        out.append(OutgoingMessage(person, "REQUEST", request, email))
     return tuple(out)
 
 
