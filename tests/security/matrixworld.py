@@ -16,9 +16,13 @@ from sqlalchemy import func, literal, select, union_all
 from planner.db import Base, utcnow
 from planner.models import (
     BusyBlock,
+    CounterState,
+    InboundMessage,
+    InboundOutcome,
     Interview,
     Interviewer,
     Loop,
+    LoopStatus,
     OutboxMessage,
     Posting,
     PostingCompetency,
@@ -55,8 +59,10 @@ def build_world(db) -> MatrixWorld:
     other = db.scalar(select(Interviewer).where(Interviewer.id != jordan.id, Interviewer.active)
                       .order_by(Interviewer.id))
     posting = db.scalar(select(Posting).order_by(Posting.id))
-    loop = db.scalar(select(Loop).where(Loop.posting_id == posting.id).order_by(Loop.id))
-    interviews = list(db.scalars(select(Interview).order_by(Interview.id)))
+    # Upcoming rows: the demo's past loop is over, and its pages answer "that is over" with a redirect.
+    loop = db.scalar(select(Loop).where(Loop.posting_id == posting.id, Loop.status != LoopStatus.COMPLETED)
+                     .order_by(Loop.id))
+    interviews = list(db.scalars(select(Interview).where(Interview.start > utcnow()).order_by(Interview.id)))
     if not interviews:
         raise AssertionError("the demo scheduled no loop, so there is no interview to ask for")
     theirs = next((i for i in interviews if all(s.interviewer_id != jordan.id for s in i.seats)), None)
@@ -70,6 +76,12 @@ def build_world(db) -> MatrixWorld:
     block = BusyBlock(interviewer_id=other.id, start=utcnow() + timedelta(days=30),
                       end=utcnow() + timedelta(days=30, hours=1), summary="Dentist")
     db.add(block)
+    later = timedelta(days=1)
+    counter = InboundMessage(source="upload", sender=other.email, method="COUNTER", calendar_uid=theirs.uid,
+                             attendee=other.email, outcome=InboundOutcome.COUNTER, counter_state=CounterState.OPEN,
+                             proposed_start=theirs.start + later, proposed_end=theirs.end + later,
+                             interview_id=theirs.id, loop_id=theirs.loop_id, interviewer_id=other.id)
+    db.add(counter)
     db.commit()
     return MatrixWorld(
         ids={
@@ -83,6 +95,7 @@ def build_world(db) -> MatrixWorld:
             "interviewer_id": other.id,
             "competency_id": qualification.competency_id,
             "block_id": block.id,
+            "inbound_id": counter.id,
             "message_id": db.scalar(select(OutboxMessage.id).order_by(OutboxMessage.id)),
             "feed_token": other.feed_token,
             "filename": "app.css",

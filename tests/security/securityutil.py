@@ -6,8 +6,14 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
+from planner.core.errors import ValidationFailed
+from planner.db import utcnow
+from planner.models import Loop
+from planner.services.candidate_links import issue_link
+from planner.web.candidate.tokens import token_of
 from tests.security.matrixworld import PASSWORD, MatrixWorld, build_world
 
 CSRF_FIELD = re.compile(rb'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
@@ -40,6 +46,17 @@ def csrf_token(client, path: str = "/account/") -> str:
     return match.group(1).decode()
 
 
+def candidate_token(session) -> str:
+    """The signed token of a candidate link for the first loop that can be offered (the app's SECRET_KEY signs it)."""
+    for loop_id in session.scalars(select(Loop.id).order_by(Loop.id)):
+        try:
+            issued = issue_link(session, loop_id, actor_id=None, now=utcnow(), lifetime_days=7)
+        except ValidationFailed:
+            continue
+        return token_of(issued)
+    raise AssertionError("the demo has no loop a candidate link can be issued for")
+
+
 @contextmanager
 def demo_environment(engine, database_url):
     """The demo plus extra rows in one transaction rolled back at the end; CSRF protection on."""
@@ -53,6 +70,8 @@ def demo_environment(engine, database_url):
     app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "matrix-secret", "MAIL_SERVER": None,
                       "WTF_CSRF_ENABLED": True, "SCHEDULER_TIME_LIMIT": 2.0})
     app.extensions["planner.sessionmaker"] = factory
+    with factory() as session, app.test_request_context():
+        world.ids["candidate_token"] = candidate_token(session)
     try:
         yield Env(app, connection, factory, world)
     finally:
