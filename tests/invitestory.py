@@ -1,9 +1,9 @@
 """One loop that goes through every kind of change the planner announces, with the real services.
 
-Schedule (confirm a proposal), reschedule a round, replace an assessor, replace a trainee, a re-plan
-that moves a round because nobody can take the seat at its time, change the place, cancel one
-interview and cancel the loop. The outbox is delivered between steps. Each step runs a minute after the one before, starting two hours
-before the real clock, so every message the outbox holds is older than an export made now (the CLI
+Schedule (confirm a proposal), reschedule a round, replace an assessor, replace a trainee, a re-plan that
+moves a round because nobody can take the seat at its time, change the place, cancel one interview and cancel
+the loop. The outbox is delivered between steps. Each step runs a minute after the one before, starting two
+hours before the real clock, so every message the outbox holds is older than an export made now (the CLI
 export stamps its files with the real time).
 """
 

@@ -1,8 +1,9 @@
 """Every state-changing service writes an audit entry: who (actor), what (action), and the loop/person it concerns.
 
-The table in ``tests/auditcases.py`` (and ``tests/auditcases_calendar.py``) drives each service once on a small
-scheduled world; a completeness check makes sure every public function of ``planner.services`` that writes,
-itself or through the functions it calls, is either in that table or named as not audited, with the reason.
+The table in ``tests/auditcases.py`` (with ``tests/auditcases_calendar.py`` and
+``tests/auditcases_sources.py``) drives each service once on a small scheduled world; a completeness check
+makes sure every public function of ``planner.services`` that writes, itself or through the functions it
+calls, is either in that table or named as not audited, with the reason.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import textwrap
 from zoneinfo import ZoneInfo
 
 import auditcases_calendar  # noqa: F401  (adds the calendar side's cases to CASES)
+import auditcases_sources  # noqa: F401  (adds CalDAV, own hours, rebooking and withdrawal cases)
 import pytest
 from auditcases import CASES, Ctx, busy, make_ctx, scorecard
 from loopworld import NOW
@@ -117,6 +119,8 @@ NOT_AUDITED = {
     "outbox.eml_bytes": "builds an email",
     "invite_export.export_loop": "writes files, not the database",
     "demo.load_demo": "audited as 'demo.load' (test_demo_loading_is_audited_once)",
+    "demo_past.load_past_loop": "part of load_demo, audited as 'demo.load'",
+    "rebook.rebook_options": "reads the times a cancelled round can be booked again (load_state without its lock)",
     "library.load_library_if_empty": "calls seed_library, audited as 'library.seed'",
     "scheduling.confirm_many": "confirm's body; the override case drives it",
     "invites.announce_scheduled": "queues messages inside the caller's audited change",

@@ -1,5 +1,5 @@
 """Sentences of the calendar side of the trail: interviewers' answers and proposed times, candidates' links
-and bookings.
+and bookings, CalDAV calendars.
 
 Each takes the lookup helper of :mod:`planner.core.audit.wording` (``s``: names of the loop, round and
 person, times in the viewer's zone) and returns one sentence; the entry's reason shows in its own column,
@@ -42,7 +42,25 @@ def _timezone(s) -> str:
     return f"{s.candidate()}'s time zone set to {s.d.get('to')} ({how}; it was {s.d.get('from')})"
 
 
+def _calendar_set(s) -> str:
+    verb = "Connected" if s.d.get("created") else "Changed"
+    secret = {"changed": "; new password saved", "kept": "; saved password kept"}.get(s.d.get("secret"), "")
+    return f"{verb} {s.person()}'s CalDAV calendar ({s.d.get('url', 'its address')}{secret})"
+
+
+def _calendar_sync(s) -> str:
+    added, removed = s.d.get("added", 0), s.d.get("removed", 0)
+    return (f"Synced {s.person()}'s CalDAV calendar: {s.count('blocks', 'busy block')} from "
+            f"{s.count('events', 'event')} ({added} new, {removed} gone)")
+
+
 SENTENCES: dict[str, Callable] = {
+    "calendar.set": _calendar_set,
+    "calendar.sync": _calendar_sync,
+    "calendar.remove": lambda s: f"Disconnected {s.person()}'s CalDAV calendar and removed "
+                                 f"{s.count('removed_blocks', 'busy block')} it brought",
+    "calendar.rotate_key": lambda s: f"Re-encrypted {s.count('secrets', 'saved calendar password')} "
+                                     "under the newest key",
     "reply_recorded": _answered,
     "invite_answered": _answered,
     "counter_received": lambda s: f"{s.person()} proposed moving {s.round()} for {s.candidate()} "

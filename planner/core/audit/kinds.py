@@ -34,15 +34,15 @@ KINDS: tuple[Kind, ...] = (
          ("loop_created", "loop_windows_changed", "loop_scheduled", "loop_cancelled", "coverage_override")),
     Kind("candidates", "Candidate bookings", prefixes=("candidate_",)),
     Kind("interviews", "Interviews (move, cancel, place)",
-         ("interview_rescheduled", "interview_cancelled", "interview_place_changed")),
+         ("interview_rescheduled", "interview_cancelled", "interview_place_changed", "interview_rebooked")),
     Kind("assignments", "Interviewer replacements", ("interviewer_replaced",)),
     Kind("answers", "Interviewers' answers",
          ("reply_recorded", "invite_answered", "counter_received", "counter_accepted", "counter_dismissed")),
     Kind("scorecards", "Scorecards and reminders", prefixes=("scorecard",)),
     Kind("people", "Interviewers and feeds", prefixes=("interviewer.", "feed.")),
     Kind("qualifications", "Qualifications and promotions", prefixes=("qualification.",)),
-    Kind("busy", "Busy time", prefixes=("busy.",)),
-    Kind("outbox", "Outbox", prefixes=("outbox.",)),
+    Kind("busy", "Busy time and calendars", prefixes=("busy.", "calendar.")),
+    Kind("outbox", "Outbox", ("outbox_withdrawn",), prefixes=("outbox.",)),
     Kind("users", "Logins and settings", prefixes=("user.", "demo.")),
 )
 

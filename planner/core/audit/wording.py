@@ -276,6 +276,11 @@ SENTENCES: dict[str, Callable[[_Say], str]] = {
                              f"{s.calendar()} (replacing {s.d.get('replaced', 0)})",
     "busy.remove_import": lambda s: f"Removed the calendar {s.calendar()} of {s.person()} "
                                     f"({s.count('removed', 'block')})",
+    "outbox_withdrawn": lambda s: f"Withdrew {s.count('messages', 'unsent message')} to "
+                                  f"{s.d.get('recipient', 'a person taken off')} about {s.round()}"
+                                  + ("" if s.d.get("cancel_sent") else "; they were never told, so no cancellation"),
+    "interview_rebooked": lambda s: f"Booked {s.round()} for {s.candidate()} again at {s.when('start')} "
+                                    f"(it had been cancelled)",
     "outbox.resend": lambda s: f"Queued the message to {s.d.get('recipient', 'its recipient')} again "
                                f"(it was {s.d.get('previous_state', 'sent')})",
     "user.create": lambda s: f"Created the login {s.d.get('email', '')} ({s.d.get('roles', '')})",
