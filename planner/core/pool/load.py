@@ -95,6 +95,10 @@ def count_load(seats: Iterable[SeatRecord], tz: str | tzinfo) -> LoadSummary:
     return LoadSummary(dict(days), dict(weeks), dict(assessor_weeks))
 
 
+#: Caps above these are typing slips, not policies (and would not fit the database's integer column).
+CAP_LIMITS = {"daily": 24, "weekly": 120}
+
+
 def validate_caps(max_per_day: object, max_per_week: object) -> tuple[int, int]:
     """Check caps are whole numbers >= 0 with the daily cap not above the weekly one; return them."""
     for label, value in (("daily", max_per_day), ("weekly", max_per_week)):
@@ -105,6 +109,8 @@ def validate_caps(max_per_day: object, max_per_week: object) -> tuple[int, int]:
             raise InvalidCaps(
                 f"The {label} interview cap cannot be below zero (got {value}); use 0 for none."
             )
+        if value > CAP_LIMITS[label]:
+            raise InvalidCaps(f"The {label} interview cap can be at most {CAP_LIMITS[label]} (got {value}).")
     if max_per_day > max_per_week:  # type: ignore[operator]
         raise InvalidCaps(
             f"The daily cap ({max_per_day}) is larger than the weekly cap ({max_per_week}); "

@@ -81,10 +81,12 @@ def test_cap_day_is_local_not_utc():
         (True, 5, "whole number"),
         (2, "5", "whole number"),
         (6, 5, "daily cap \\(6\\) is larger than the weekly cap \\(5\\)"),
+        (2**70, 2**71, "daily interview cap can be at most 24"),
+        (3, 10**6, "weekly interview cap can be at most 120"),
     ],
 )
 def test_bad_caps_are_refused(day, week, message):
-    """Caps must be whole numbers, not below zero, and daily not above weekly."""
+    """Caps must be whole numbers, not below zero, not absurdly large, and daily not above weekly."""
     with pytest.raises(InvalidCaps, match=message):
         validate_caps(day, week)
 
