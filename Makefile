@@ -8,6 +8,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
+# Test processes (pytest-xdist): one per core; each has its own databases, browser and servers on free ports.
+# PYTEST_WORKERS=0 runs the suite in this process.
+PYTEST_WORKERS ?= auto
 
 .PHONY: run test lint bench bench-pages clean
 
@@ -37,7 +40,7 @@ node_modules/.installed: package.json package-lock.json
 test: $(VENV)/.installed-dev node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

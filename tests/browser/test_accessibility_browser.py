@@ -11,12 +11,24 @@ from browserutil import screenshot, sign_in
 from flask import url_for
 from sqlalchemy import select
 
-from planner.models import Interview, Interviewer, Loop, OutboxMessage, Posting, PostingCompetency, Round, Seat, User
+from planner.db import utcnow
+from planner.models import (
+    Interview,
+    Interviewer,
+    Loop,
+    LoopStatus,
+    OutboxMessage,
+    Posting,
+    PostingCompetency,
+    Round,
+    Seat,
+    User,
+)
 from tests.axeutil import axe_violations, describe
 
 AREAS = {"coordinator": "coordinator.", "manager": "manager.", "interviewer": "interviewer."}
 SKIP = {"coordinator.outbox_eml", "coordinator.outbox_ics", "interviewer.interview_ics",
-        "manager.posting_coverage_csv"}  # downloads, not pages
+        "manager.posting_coverage_csv", "coordinator.audit_csv"}  # downloads, not pages
 
 
 #: Pages kept as screenshots for people to look at (the contrast and link changes show there).
@@ -30,11 +42,15 @@ def _ids(engine) -> dict:
     with Session(engine) as session:
         jordan = session.scalar(select(Interviewer).join(User, User.id == Interviewer.user_id)
                                 .where(User.email == "interviewer@demo.test"))
-        own = session.scalar(select(Seat.interview_id).where(Seat.interviewer_id == jordan.id))
-        interview = own or session.scalar(select(Interview.id))
+        # Upcoming interviews: the demo's past loop is over, and its pages redirect ("that is over").
+        upcoming = select(Interview.id).where(Interview.start > utcnow()).order_by(Interview.start)
+        own = session.scalar(upcoming.join(Seat, Seat.interview_id == Interview.id)
+                             .where(Seat.interviewer_id == jordan.id))
+        interview = own or session.scalar(upcoming)
         posting = session.scalar(select(Posting.id))
         return {
-            "posting_id": posting, "loop_id": session.scalar(select(Loop.id).order_by(Loop.id)),
+            "posting_id": posting,
+            "loop_id": session.scalar(select(Loop.id).where(Loop.status != LoopStatus.COMPLETED).order_by(Loop.id)),
             "interview_id": interview, "interviewer_id": jordan.id,
             "competency_id": session.scalar(select(PostingCompetency.competency_id)),
             "round_id": session.scalar(select(Round.id)),

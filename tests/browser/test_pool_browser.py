@@ -76,7 +76,7 @@ def test_pool_list_filter_and_promote(page, live_db):
     page.get_by_role("link", name="Clear").click()
     page.get_by_role(
         "button",
-        name="Promote Jordan Park to reverse-shadow in Pre-silicon feedback (hardware/software co-design)",
+        name="Promote to reverse-shadow: Jordan Park, Pre-silicon feedback (hardware/software co-design)",
     ).click()
     assert "Promoted Jordan Park to reverse-shadow" in page.locator(".flash").inner_text()
     # The demo's other ready trainees (from last week's loop) stay listed; this promotion is gone from it.

@@ -14,12 +14,19 @@ from planner.models import Interview, Interviewer, OutboxMessage, SeatRole, Seat
 from planner.services.answers import answer_invite
 
 
-def _sole_assessor(session) -> tuple[Interview, Interviewer]:
-    for interview in session.scalars(select(Interview).order_by(Interview.start)):
+def _sole_assessors(session) -> list[tuple[Interview, Interviewer]]:
+    """Upcoming interviews with one assessor (the demo's past loop is over), each with that assessor."""
+    found = []
+    for interview in session.scalars(select(Interview).where(Interview.start > utcnow()).order_by(Interview.start)):
         assessors = [s for s in interview.seats if s.role == SeatRole.ASSESSOR and s.status == SeatStatus.ACTIVE]
         if len(assessors) == 1:
-            return interview, assessors[0].interviewer
-    raise AssertionError("the demo loop has no round with a single assessor")
+            found.append((interview, assessors[0].interviewer))
+    assert found, "the demo loop has no round with a single assessor"
+    return found
+
+
+def _sole_assessor(session) -> tuple[Interview, Interviewer]:
+    return _sole_assessors(session)[0]
 
 
 def test_an_interviewer_declines_on_their_page(page):
@@ -119,10 +126,11 @@ def test_a_proposed_new_time_is_moved_to_from_the_loop_page(page, live_db):
     from planner.services.changes import reschedule_options
 
     with make_session_factory(live_db)() as session:
-        interview, person = _sole_assessor(session)
+        # The first single-assessor round that has another free time to propose.
+        interview, person, start = next((i, p, options[0]) for i, p in _sole_assessors(session)
+                                        if (options := reschedule_options(session, i.id, now=utcnow())))
         ics = session.scalar(select(OutboxMessage.ics).where(OutboxMessage.interview_id == interview.id,
                                                              OutboxMessage.recipient_email == person.email))
-        start = reschedule_options(session, interview.id, now=utcnow())[0]
         loop_id, round_name, old, end = interview.loop_id, interview.round_name, interview.start, interview.end
     stamp = "%Y%m%dT%H%M%SZ"
     calendar = reply_calendar(ics, person.email, "TENTATIVE", now=utcnow(), comment="Earlier suits me better",

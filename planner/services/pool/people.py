@@ -82,7 +82,8 @@ def _clean(data: InterviewerInput, session: Session, interviewer_id: int | None)
         problem("max_per_week" if "weekly" in str(exc) and "daily" not in str(exc) else "max_per_day", str(exc))
     user_id = data.user_id or None
     if user_id is not None:
-        user = session.get(User, user_id)
+        # An id beyond what the column holds names nobody (and would be a database error if asked for).
+        user = session.get(User, user_id) if isinstance(user_id, int) and 0 < user_id < 2**31 else None
         if user is None or not user.has_role("interviewer"):
             problem("user_id", "The linked login must be an existing user with the interviewer role.")
         else:
