@@ -15,7 +15,7 @@ from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.explain import explain_unscheduled
 from planner.core.scheduling.greedy import RoundPools, all_pools, place_loop
 from planner.core.scheduling.ledger import Ledger, ledger_of, ledger_without
-from planner.core.scheduling.lns import related_group
+from planner.core.scheduling.neighbourhoods import related_group
 from planner.core.scheduling.parse import parse_instant
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, Solution, is_outside
 from planner.core.scheduling.result import solution_to_dict

@@ -81,7 +81,7 @@ def _booked(ledger):
 
 def test_a_settled_idle_time_pass_takes_its_times_where_they_still_fit():
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
 
     prob, calendars, pools = _two_loops()
     current = [_plan(prob, "L1", ("r1", "ana", 9), ("r2", "ben", 12)), _plan(prob, "L2", ("r3", "ana", 14))]
@@ -97,7 +97,7 @@ def test_a_settled_pass_whose_place_was_taken_gets_a_pass_of_its_own():
     """The pass moved L1's a-round to 11:00, but a later step put L2 on Ana at 11:00 meanwhile: L1 keeps its
     people and is re-timed around the plan as it is now, so its day still loses the two-hour wait."""
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
     from planner.core.scheduling.result import idle_minutes
 
     prob, calendars, pools = _two_loops()
@@ -115,7 +115,7 @@ def test_a_settled_pass_whose_place_was_taken_gets_a_pass_of_its_own():
 
 def test_a_loop_re_planned_since_its_pass_is_left_to_its_new_plan():
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
 
     prob, calendars, pools = _two_loops()
     current = [_plan(prob, "L1", ("r1", "ana", 9), ("r2", "ben", 12)), _plan(prob, "L2", ("r3", "ana", 14))]
