@@ -14,8 +14,8 @@ from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar, Week
 from planner.core.scheduling.cpsat_model import ModelBuilder, flat_solver, seconds_left
-from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
 from planner.core.scheduling.retime import RETIME_BUDGET, shorten_days
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar, Week, grid_starts
-from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Loop, LoopPlan, is_outside
 
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar
-from planner.core.scheduling.greedy import RoundPools
 from planner.core.scheduling.ledger import ledger_of
 from planner.core.scheduling.lns_steps import (
     BUILD_SECONDS_PER_ROUND,
@@ -31,6 +30,7 @@ from planner.core.scheduling.lns_threads import Cores as _Cores
 from planner.core.scheduling.lns_threads import Retiming, run_parts, serialised
 from planner.core.scheduling.lns_threads import StepAhead as _Ahead
 from planner.core.scheduling.neighbourhoods import independent_components, pass_groups, time_order
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
 

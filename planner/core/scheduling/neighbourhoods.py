@@ -10,7 +10,7 @@ import random
 from bisect import bisect_left
 
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.greedy import RoundPools
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import LoopPlan, Problem
 
 

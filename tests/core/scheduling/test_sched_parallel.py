@@ -7,7 +7,7 @@ import pytest
 
 from planner.core.scheduling import lns, load_problem, solution_to_dict, solve, validate
 from planner.core.scheduling.availability import build_calendars
-from planner.core.scheduling.greedy import all_pools
+from planner.core.scheduling.panels import all_pools
 
 FIXTURE = Path(__file__).resolve().parents[3] / "benchmarks" / "fixtures" / "s-easy-s1.json"
 
