@@ -13,7 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar
-from planner.core.scheduling.cpsat_model import add_caps, seconds_left
+from planner.core.scheduling.cpsat_rules import add_caps
+from planner.core.scheduling.cpsat_solver import seconds_left
 from planner.core.scheduling.ledger import Ledger
 from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem

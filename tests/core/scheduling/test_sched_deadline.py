@@ -6,7 +6,7 @@ from time import perf_counter
 from core.scheduling.schedbuild import random_problem
 
 from planner.core.scheduling import load_problem
-from planner.core.scheduling.cpsat_model import seconds_left
+from planner.core.scheduling.cpsat_solver import seconds_left
 from planner.core.scheduling.lns_steps import BUILD_SECONDS_PER_ROUND
 from planner.core.scheduling.lns_steps import time_for as _time_for
 
