@@ -430,8 +430,8 @@ def run_reference(path: Path, budget: float) -> dict:
     from planner.core.scheduling.availability import build_calendars
     from planner.core.scheduling.cpsat import solve_neighbourhood
     from planner.core.scheduling.engine import stats_of
-    from planner.core.scheduling.greedy import all_pools
     from planner.core.scheduling.ledger import Ledger
+    from planner.core.scheduling.panels import all_pools
     from planner.core.scheduling.problem import Solution
 
     problem = load_problem(json.loads(path.read_text()))

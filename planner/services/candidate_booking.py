@@ -47,10 +47,12 @@ from planner.services.candidate_offers import (
     offer_windows,
     offered_times,
 )
-from planner.services.invites import MailSettings, announce_cancelled, announce_moved, interview_event
+from planner.services.invite_events import interview_event
+from planner.services.invites import MailSettings, announce_cancelled, announce_moved
 from planner.services.loop_state import MAX_REASON
 from planner.services.loops import WindowInput, windows_utc
-from planner.services.scheduling import confirm_in_transaction, proposal_entry
+from planner.services.proposal_edits import proposal_entry
+from planner.services.scheduling import confirm_in_transaction
 from planner.services.scheduling_problem import lock_loops_and_people, parse_z, person_id
 from planner.services.transaction import committed_or_conflict
 

@@ -36,7 +36,8 @@ from planner.services.audit import record
 from planner.services.demo_past import load_past_loop
 from planner.services.library import seed_library
 from planner.services.plans import latest_version, publish_plan
-from planner.services.postings import find_competencies, store_suggestions
+from planner.services.posting_evidence import find_competencies
+from planner.services.postings import store_suggestions
 from planner.services.users import create_user
 
 

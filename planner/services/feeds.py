@@ -24,7 +24,8 @@ from planner.core.calendar import build_download, build_feed
 from planner.core.errors import NotFound
 from planner.models import Interview, Interviewer, InterviewStatus, Loop, Posting, Seat, SeatStatus
 from planner.services.audit import record
-from planner.services.invites import MailSettings, interview_event
+from planner.services.invite_events import interview_event
+from planner.services.invites import MailSettings
 
 PAST_DAYS = 30
 FUTURE_DAYS = 365

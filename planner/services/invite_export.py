@@ -26,7 +26,8 @@ from sqlalchemy.orm import Session
 from planner.core.calendar import build_cancel, build_itinerary, build_request
 from planner.core.errors import NotFound, ValidationFailed
 from planner.models import InterviewStatus, Loop, OutboxMessage, SeatRole
-from planner.services.invites import MailSettings, interview_event, panel, person_of
+from planner.services.invite_events import interview_event, panel, person_of
+from planner.services.invites import MailSettings
 
 
 @dataclass(frozen=True)

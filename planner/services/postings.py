@@ -2,66 +2,35 @@
 
 Every public function that changes data validates first, then changes, audits and commits once, so
 bad input raises before anything is written.
+
+Checks of the posting's own fields and text are in ``posting_text``; extraction and evidence sentences in
+``posting_evidence``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from planner.core.errors import Conflict, FieldError, NotFound, ValidationFailed
-from planner.core.extraction import extract
 from planner.core.extraction.findings import Finding
-from planner.core.library import CompetencyDef
 from planner.models import (
     Competency,
-    Evidence,
     Posting,
     PostingCompetency,
-    PostingStatus,
     Priority,
     SelectionState,
 )
 from planner.services import audit
-from planner.services.library import active_definitions
+from planner.services.posting_evidence import evidence_for, evidence_rows, find_competencies
+from planner.services.posting_text import PostingFields, clean_fields
+from planner.services.posting_text import text_from_upload as text_from_upload  # re-exported, as before
 
 DEFAULT_COVERAGE = {Priority.MUST_HAVE: 2, Priority.NICE_TO_HAVE: 1}
 #: More rounds than any loop has; a bigger number is a typo, not a plan.
 MAX_COVERAGE = 10
-UPLOAD_SUFFIXES = (".txt", ".md")
-#: The one limit on a posting's text, pasted or uploaded: postings are a few thousand characters.
-MAX_TEXT_CHARS = 200_000
-#: An upload is read up to this many bytes: UTF-8 needs at most 4 bytes a character, so a bigger file
-#: holds more than MAX_TEXT_CHARS characters whatever its content, and gets the same sentence.
-MAX_UPLOAD_BYTES = 4 * MAX_TEXT_CHARS
-
-
-def too_long_sentence(length: int | None = None) -> str:
-    """The one sentence for a posting text over the limit, pasted or uploaded (``length`` when known)."""
-    found = f" (this one has {length:,})" if length is not None else ""
-    return (f"A posting can be at most {MAX_TEXT_CHARS:,} characters long{found}; keep the job description "
-            "itself and leave out anything else.")
-
-
-@dataclass(frozen=True, slots=True)
-class PostingFields:
-    """What a coordinator types about a posting (plain values from the form)."""
-
-    title: str
-    text: str
-    team: str = ""
-    location: str = ""
-    level: str = ""
-    hiring_manager: str = ""
-    status: str = PostingStatus.DRAFT.value
-
-
-def find_competencies(session: Session, text: str) -> list[Finding]:
-    """What the posting text asks for, judged against the library as it is in the database."""
-    return extract(text, active_definitions(session))
 
 
 def store_suggestions(session: Session, posting: Posting, findings: Sequence[Finding]) -> None:
@@ -98,7 +67,7 @@ def store_suggestions(session: Session, posting: Posting, findings: Sequence[Fin
             selection.runner_up_id = runner.id if runner is not None else None
             selection.runner_up_reason = finding.runner_up.reason if runner is not None else ""
         selection.score = finding.score
-        selection.evidence = _evidence_rows(finding)
+        selection.evidence = evidence_rows(finding)
     for competency_id, selection in current.items():
         # A suggestion the new text no longer supports disappears; decisions stay.
         if competency_id not in found_ids and selection.state is SelectionState.SUGGESTED:
@@ -124,77 +93,12 @@ def _switched(
     return None
 
 
-def _evidence_rows(finding: Finding) -> list[Evidence]:
-    return [
-        Evidence(
-            position=i,
-            sentence=item.text,
-            start=item.start,
-            end=item.end,
-            spans=[[span.start, span.end] for span in item.spans],
-        )
-        for i, item in enumerate(finding.evidence)
-    ]
-
-
-def text_from_upload(filename: str, data: bytes) -> str:
-    """The text of an uploaded posting file (.txt or .md, UTF-8; a byte-order mark is dropped).
-
-    :raise ValidationFailed: wrong kind of file, too large, not UTF-8, binary, or empty.
-    """
-    name = (filename or "").strip() or "The file"
-    if not name.lower().endswith(UPLOAD_SUFFIXES):
-        raise FieldError("upload", f"{name} is not a .txt or .md file; upload the posting as plain text.")
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise FieldError("upload", too_long_sentence())
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise FieldError(
-                  "upload",
-                  f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); "
-            "save it as UTF-8 and upload it again.",
-              ) from None
-    if "\x00" in text:
-        raise FieldError("upload", f"{name} looks like a binary file, not a posting text file.")
-    if not text.strip():
-        raise FieldError("upload", f"{name} is empty; it needs the posting text.")
-    if len(text) > MAX_TEXT_CHARS:
-        raise FieldError("upload", too_long_sentence(len(text)))
-    return text
-
-
-def _clean(fields: PostingFields) -> dict:
-    """Check the posting's own fields and return them ready for the model."""
-    title = " ".join((fields.title or "").split())
-    if not title:
-        raise FieldError("title", "Give the posting a title.")
-    text = (fields.text or "").replace("\r\n", "\n").replace("\r", "\n")
-    if not text.strip():
-        raise FieldError("text", "The posting text is empty; paste the job description or upload it as a file.")
-    if len(text) > MAX_TEXT_CHARS:
-        raise FieldError("text", too_long_sentence(len(text)))
-    try:
-        status = PostingStatus(fields.status)
-    except ValueError:
-        raise FieldError("status", f"{fields.status!r} is not a posting status; use draft, open or closed.") from None
-    return {
-        "title": title,
-        "text": text.strip("\n"),
-        "status": status,
-        "team": fields.team.strip(),
-        "location": fields.location.strip(),
-        "level": fields.level.strip(),
-        "hiring_manager": fields.hiring_manager.strip(),
-    }
-
-
 def create_posting(session: Session, fields: PostingFields, *, actor_id: int | None) -> Posting:
     """Create a posting, run extraction on its text and store the suggestions; commit.
 
     :raise ValidationFailed: no title, empty text or an unknown status.
     """
-    values = _clean(fields)
+    values = clean_fields(fields)
     posting = Posting(**values)
     session.add(posting)
     session.flush()
@@ -220,7 +124,7 @@ def update_posting(
     :raise NotFound: no such posting.
     :raise ValidationFailed: no title, empty text or an unknown status.
     """
-    values = _clean(fields)
+    values = clean_fields(fields)
     posting = _posting(session, posting_id)
     changed = sorted(k for k, v in values.items() if getattr(posting, k) != v)
     for key, value in values.items():
@@ -409,7 +313,7 @@ def add_competency(
         state=SelectionState.ACCEPTED,
         score=None,
     )
-    selection.evidence = _evidence_for(posting.text, competency)
+    selection.evidence = evidence_for(posting.text, competency)
     posting.competencies.append(selection)
     audit.record(
         session,
@@ -421,20 +325,3 @@ def add_competency(
     )
     session.commit()
     return selection
-
-
-def _evidence_for(text: str, competency: Competency) -> list[Evidence]:
-    """Sentences of the text that mention a hand-added competency, however weakly (often none)."""
-    definition = CompetencyDef(
-        slug=competency.slug,
-        name=competency.name,
-        category=competency.category.value,
-        description=competency.description,
-        rubric_strong=competency.rubric_strong,
-        rubric_weak=competency.rubric_weak,
-        phrases=tuple(competency.phrases or ()),
-    )
-    if not definition.strong_phrases:
-        return []
-    findings = extract(text, [definition], min_score=0.0)
-    return _evidence_rows(findings[0]) if findings else []

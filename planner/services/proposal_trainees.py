@@ -19,14 +19,14 @@ from planner.core.errors import ValidationFailed
 from planner.models import Interviewer
 
 # The helpers of the swap and move edits: the same checks, ranking and wording for trainees.
-from planner.services.scheduling import (
+from planner.services.proposal_edits import (
     Substitute,
     proposal_entry,
     proposal_round,
-    require_draft,
     why_it_fits,
     with_round_changed,
 )
+from planner.services.scheduling import require_draft
 from planner.services.scheduling_problem import (
     build_problem,
     get_loops,

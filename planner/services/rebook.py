@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 from planner.core.errors import Conflict, ValidationFailed
 from planner.core.scheduling.availability import build_calendars
-from planner.core.scheduling.greedy import pick_panel, round_pools
 from planner.core.scheduling.ledger import Ledger, ledger_of
+from planner.core.scheduling.panels import pick_panel, round_pools
 from planner.core.scheduling.repair import plans_from_result
 from planner.models import Interview, Interviewer, InterviewStatus, LoopStatus, Seat, SeatRole
 from planner.services.audit import record

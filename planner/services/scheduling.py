@@ -5,27 +5,35 @@ the web layer carries it between requests. Proposing, swapping and moving read o
 re-checks every rule inside its transaction, after locking the loops and then the interviewers
 involved (``SELECT ... FOR UPDATE`` in id order on PostgreSQL; on SQLite the first write takes the
 database's single write lock), so two coordinators confirming clashing schedules at once can never
-double-book anybody: the second sees the first one's seats and gets a Conflict.
+double-book anybody: the second sees the first one's seats and gets a Conflict. The pieces an edit is
+made of (a round changed, the entry the validator checks, a substitute's reasons) are in ``proposal_edits``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import uncovered_must_haves
 from planner.core.errors import Conflict, ValidationFailed
-from planner.core.prose import plural
 from planner.core.scheduling import solution_to_dict, solve
 from planner.models import Competency, Interview, Loop, LoopStatus, Seat, SeatRole
 from planner.services import coverage as coverage_service
 from planner.services.audit import record
 from planner.services.invites import MailSettings, announce_scheduled, new_interview_uid
+from planner.services.proposal_edits import (
+    TRAINEE_LEVELS,
+    Substitute,
+    proposal_entry,
+    proposal_round,
+    why_it_fits,
+    with_round_changed,
+    with_round_moved,
+)
 from planner.services.scheduling_problem import (
     BuiltProblem,
     build_problem,
@@ -40,7 +48,6 @@ from planner.services.scheduling_problem import (
 )
 from planner.services.transaction import SOMEONE_ELSE, committed_or_conflict
 
-TRAINEE_LEVELS = ("shadow", "reverse-shadow")
 #: Wall-clock cap for one solve from a page (the result is deterministic well before it).
 TIME_LIMIT = 20.0
 
@@ -147,34 +154,6 @@ def check(session: Session, loop_id: int, interviews: Sequence[Mapping], *, now:
 # -- editing a proposal ---------------------------------------------------------------------------
 
 
-@dataclass
-class Substitute:
-    """Someone who can take a seat while every rule still holds, and why they are suggested."""
-
-    interviewer_id: int
-    name: str
-    why: str
-    interviews: list[dict]
-
-
-def proposal_entry(loop_id: int, interviews: Sequence[Mapping]) -> dict:
-    """A proposal's rounds as one loop entry of a scheduling result (what the validator checks)."""
-    return {"id": loop_key(loop_id), "status": "scheduled", "interviews": [dict(i) for i in interviews]}
-
-
-def proposal_round(interviews: Sequence[Mapping], round_key: str) -> dict:
-    """A copy of the proposal's round ``round_key``; ValidationFailed when the proposal has no such round."""
-    for item in interviews:
-        if item.get("round") == round_key:
-            return dict(item)
-    raise ValidationFailed("That round is not in the proposal; schedule the loop again.")
-
-
-def with_round_changed(interviews: Sequence[Mapping], round_key: str, **changes) -> list[dict]:
-    """A new proposal: round ``round_key`` with ``changes`` applied, every other round copied."""
-    return [dict(item, **changes) if item.get("round") == round_key else dict(item) for item in interviews]
-
-
 def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, leaving: int,
                 *, now: datetime) -> list[Substitute]:
     """Who can replace ``leaving`` in a round of the proposal, keeping coverage, caps and seat rules.
@@ -224,25 +203,6 @@ def substitutes(session: Session, loop_id: int, interviews: Sequence[Mapping], r
     return result
 
 
-def why_it_fits(person, slugs: list[str], role: str, week: int, day: int, start: datetime, hiring_team: str,
-                names: Mapping[str, str]) -> str:
-    """Why ``person`` fits the seat, in plain words (competencies by ``names``, not slugs)."""
-    if role == "interviewers":
-        skills = [names.get(s, s) for s in slugs if person.skills.get(s) == "qualified"]
-        parts = [f"qualified in {', '.join(skills)}"]
-        if person.team and person.team != hiring_team:
-            parts.append(f"outside the hiring team ({person.team})")
-    else:
-        skills = [f"{names.get(s, s)} ({person.skills[s]})" for s in slugs if person.skills.get(s) in TRAINEE_LEVELS]
-        parts = [f"training in {', '.join(skills)}"]
-    local = start.astimezone(ZoneInfo(person.timezone))
-    parts.append(f"free at {local:%H:%M} their time ({person.timezone})")
-    load = (f"{week} of {plural(person.max_per_week, 'interview')}" if person.max_per_week is not None
-            else plural(week, "interview"))
-    parts.append(f"{load} that week, {day} that day")
-    return "; ".join(parts)
-
-
 def swap(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, leaving: int,
          joining: int, *, now: datetime) -> list[dict]:
     """The proposal with ``joining`` in ``leaving``'s seat of a round, when every rule still holds.
@@ -269,16 +229,10 @@ def move_options(session: Session, loop_id: int, interviews: Sequence[Mapping], 
         first = -(-window.start // step) * step
         for minute in range(first, window.end - minutes + 1, step):
             start = datetime.fromtimestamp(minute * 60, UTC)
-            moved = _moved(interviews, round_key, start, minutes)
+            moved = with_round_moved(interviews, round_key, start, minutes)
             if start != parse_z(item["start"]) and not built.check([proposal_entry(loop_id, moved)]):
                 starts.append(start)
     return starts
-
-
-def _moved(interviews: Sequence[Mapping], round_key: str, start: datetime, minutes: int) -> list[dict]:
-    end = start + timedelta(minutes=minutes)
-    return with_round_changed(interviews, round_key, start=start.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                    end=end.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def move(session: Session, loop_id: int, interviews: Sequence[Mapping], round_key: str, start: datetime, *,
@@ -291,7 +245,7 @@ def move(session: Session, loop_id: int, interviews: Sequence[Mapping], round_ke
     built = build_problem(session, loops, now=now)
     proposal_round(interviews, round_key)
     minutes = built.rounds[loop_id].rounds[round_key]["minutes"]
-    moved = _moved(interviews, round_key, parse_z(start.isoformat()), minutes)
+    moved = with_round_moved(interviews, round_key, parse_z(start.isoformat()), minutes)
     errors = built.check([proposal_entry(loop_id, moved)])
     if errors:
         raise ValidationFailed(f"The round cannot move there: {errors[0]}.")

@@ -11,7 +11,7 @@ from planner.models import AuditEntry, Competency, Evidence, Posting, PostingCom
 from planner.services import postings
 from planner.services.competencies import CompetencyFields, create_competency
 from planner.services.library import seed_library
-from planner.services.postings import PostingFields
+from planner.services.posting_text import PostingFields
 
 TEXT = """Staff Engineer, Compilers
 

@@ -13,7 +13,7 @@ from planner.models import AuditEntry, Competency, Evidence, Posting, PostingCom
 from planner.services import postings
 from planner.services.competencies import retire_competency
 from planner.services.library import seed_library
-from planner.services.postings import PostingFields
+from planner.services.posting_text import PostingFields
 from planner.services.runner_ups import SWITCHED_REASON, switch_to_runner_up
 
 TEXT = (Path(__file__).parents[1] / "core/extraction/postings/paraphrased-inference-engineer.txt").read_text("utf-8")

@@ -176,7 +176,8 @@ def test_reschedule_keeps_the_chosen_start_after_an_error(login, scheduled):
 
 
 def _options(interview, leaving, plan, *, role="assessor"):
-    from planner.services.replacements import PlannedChange, ReplacementOptions
+    from planner.services.replacement_search import PlannedChange
+    from planner.services.replacements import ReplacementOptions
 
     changes = [
         PlannedChange(

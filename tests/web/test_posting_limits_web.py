@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from planner.models import Posting
 from planner.services.library import seed_library
-from planner.services.postings import MAX_TEXT_CHARS
+from planner.services.posting_text import MAX_TEXT_CHARS
 
 SENTENCE = f"A posting can be at most {MAX_TEXT_CHARS:,} characters long"
 LONG = "Build compilers and mentor engineers. " * (MAX_TEXT_CHARS // 38 + 10)

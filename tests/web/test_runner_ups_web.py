@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from planner.models import AuditEntry, Posting, PostingCompetency, SelectionState
 from planner.services import postings
 from planner.services.library import seed_library
-from planner.services.postings import PostingFields
+from planner.services.posting_text import PostingFields
 
 TEXT = (Path(__file__).parents[1] / "core/extraction/postings/paraphrased-inference-engineer.txt").read_text("utf-8")
 

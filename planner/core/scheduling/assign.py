@@ -13,9 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat_model import add_caps, fairness_units, flat_solver, seconds_left
-from planner.core.scheduling.greedy import RoundPools
+from planner.core.scheduling.cpsat_rules import add_caps, fairness_units
+from planner.core.scheduling.cpsat_solver import flat_solver, seconds_left
 from planner.core.scheduling.ledger import Ledger, ledger_without
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, is_outside
 from planner.core.scheduling.trainees import overlap_cliques
 

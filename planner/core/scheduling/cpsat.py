@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from time import perf_counter
 
 from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat_model import ModelBuilder, flat_solver, seconds_left
-from planner.core.scheduling.greedy import RoundPools
+from planner.core.scheduling.cpsat_model import ModelBuilder
+from planner.core.scheduling.cpsat_solver import flat_solver, seconds_left
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem
 from planner.core.scheduling.retime import RETIME_BUDGET, shorten_days
 

@@ -7,8 +7,10 @@ from time import perf_counter
 
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.explain import explain_unscheduled
-from planner.core.scheduling.greedy import all_pools, fill_trainee_seats, greedy_plans, rebalance
+from planner.core.scheduling.greedy import greedy_plans
 from planner.core.scheduling.ledger import ledger_of
+from planner.core.scheduling.local_search import fill_trainee_seats, rebalance
+from planner.core.scheduling.panels import all_pools
 from planner.core.scheduling.problem import LoopPlan, Problem, Solution
 from planner.core.scheduling.result import score
 

@@ -15,8 +15,9 @@ from itertools import combinations
 from planner.core.panels import fewest_covering, full_mask, skill_groups
 from planner.core.prose import DATE_FORMAT, and_list, plural
 from planner.core.scheduling.availability import Calendar, FreeBlock, build_calendar, grid_starts, minute_to_local
-from planner.core.scheduling.greedy import RoundPools, pick_panel, place_loop
+from planner.core.scheduling.greedy import place_loop
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import RoundPools, pick_panel
 from planner.core.scheduling.problem import Interviewer, Loop, LoopPlan, Problem, Round, Span, is_outside
 
 #: How many days around the windows to look for a day on which the round could happen.

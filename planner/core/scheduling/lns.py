@@ -3,26 +3,36 @@
 Each neighbourhood starts from the current plan as a complete hint, so a step can only keep or improve
 the plan; budgets are deterministic (``max_deterministic_time``) so the same input and seed always walk
 the same path. A wall-clock deadline exists only as a safety net.
+
+This module holds the search's tuning and its passes; which loops go together is ``neighbourhoods``, one
+step and the passes settled around it ``lns_steps``, the work on threads ``lns_threads``.
 """
 
 from __future__ import annotations
 
 import random
-import threading
-from bisect import bisect_left
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
 
-from planner.core.scheduling.assign import reassign_people
-from planner.core.scheduling.availability import Calendar, Week
-from planner.core.scheduling.cpsat import retime_plans, solve_neighbourhood
-from planner.core.scheduling.greedy import RoundPools
-from planner.core.scheduling.ledger import ledger_of, ledger_without
+from planner.core.scheduling.availability import Calendar
+from planner.core.scheduling.ledger import ledger_of
+from planner.core.scheduling.lns_steps import (
+    BUILD_SECONDS_PER_ROUND,
+    STEP_BUDGET,
+    reassign_and_match,
+    reassign_in_chunks,
+    settle_retimed,
+    solve_step,
+    time_for,
+)
+from planner.core.scheduling.lns_threads import Cores as _Cores
+from planner.core.scheduling.lns_threads import Retiming, run_parts, serialised
+from planner.core.scheduling.lns_threads import StepAhead as _Ahead
+from planner.core.scheduling.neighbourhoods import independent_components, pass_groups, time_order
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import LoopPlan, Problem
 from planner.core.scheduling.result import score
-from planner.core.scheduling.trainees import match_trainees
 
 #: Loops per neighbourhood. With the steps' SAT inprocessing off (a third to a half less solve time), 7 loops
 #: against 6 on the one-ISO-week event (fixtures 1 and 3 x solver seeds 0-7, the ones with a trainee-seat gap):
@@ -32,18 +42,10 @@ from planner.core.scheduling.trainees import match_trainees
 #: loops cut the one-week median from 3.4 to 2.8 s for about 1% of trainee seats; 4-5 loops lost loops, 10 was
 #: slower.)
 NEIGHBOURHOOD_LOOPS = 7
-#: Deterministic seconds per neighbourhood; 0.5 proved every hiring-event day optimal in the notes.
-STEP_BUDGET = 0.5
 #: Deterministic seconds for a loop first-fit could not place, tried alone (one that fits takes ~0.003).
 ALONE_BUDGET = 0.05
-#: Deterministic seconds for the all-loops re-assignment at fixed times.
-ASSIGN_BUDGET = 1.0
 #: Default ceiling of deterministic seconds, so a week of hundreds of loops still ends in minutes.
 MAX_BUDGET = 10.0
-#: Python seconds to build a model, per round in it: a step is not started when the time left is shorter.
-BUILD_SECONDS_PER_ROUND = 0.01
-#: Loops per fixed-time re-assignment model (bigger models cost more to build than they gain).
-REASSIGN_LOOPS = 60
 #: Independent parts improved at once (one CP-SAT worker each; the target machine has 2 cores).
 PARALLEL_PARTS = 2
 #: Deterministic seconds kept in reserve before a step is solved ahead (a step may overrun its budget a bit).
@@ -75,21 +77,6 @@ class LnsOutcome:
     deterministic_time: float
     proven_optimal: bool
     steps: int
-
-
-def _neighbourhoods(problem: Problem, order: list[int], size: int, shift: int, rng: random.Random | None):
-    if rng is not None:
-        # Random groups of loops that are close in time, so that they compete for the same people.
-        spread = order[:]
-        groups = []
-        while spread:
-            anchor = rng.randrange(len(spread))
-            lo = max(0, min(anchor - size // 2, len(spread) - size))
-            groups.append(spread[lo : lo + size])
-            del spread[lo : lo + size]
-        return groups
-    shifted = order[shift:] + order[:shift]
-    return [shifted[n : n + size] for n in range(0, len(shifted), size)]
 
 
 def improve(
@@ -124,35 +111,16 @@ def improve(
         budget = _default_budget(count)
     shares = [budget * len(part) / count for part in components]
     if progress is not None:
-        lock = threading.Lock()
-        inner = progress
-
-        def progress(line: str) -> None:
-            with lock:
-                inner(line)
-
+        progress = serialised(progress)
         progress(f"improve: {len(components)} independent parts of {[len(p) for p in components]} loops")
-    workers = min(len(components), PARALLEL_PARTS)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        # Biggest parts first, so the longest chain starts at once.
-        order = sorted(range(len(components)), key=lambda k: (-len(components[k]), k))
-        futures = {
-            k: pool.submit(
-                _improve_part,
-                problem,
-                calendars,
-                plans,
-                pools,
-                components[k],
-                seed,
-                shares[k],
-                deadline,
-                progress,
-                cores,
-            )
-            for k in order
-        }
-        outcomes = [futures[k].result() for k in range(len(components))]
+    outcomes = run_parts(
+        lambda part, share: _improve_part(
+            problem, calendars, plans, pools, part, seed, share, deadline, progress, cores
+        ),
+        components,
+        shares,
+        min(len(components), PARALLEL_PARTS),
+    )
     current = list(plans)
     for part, outcome in zip(components, outcomes, strict=True):
         for n in part:
@@ -163,47 +131,6 @@ def improve(
         all(o.proven_optimal for o in outcomes),
         sum(o.steps for o in outcomes),
     )
-
-
-def independent_components(
-    problem: Problem, calendars: dict[str, Calendar], pools: dict[str, dict[str, RoundPools]]
-) -> list[list[int]]:
-    """Loop indices grouped so that no two groups can seat the same person in the same ISO week.
-
-    Days belong to one week, so groups also never share a (person, local day) cap or a free block:
-    a plan change in one group changes nothing another group's model sees.
-    """
-    loops = problem.loops
-    parent = list(range(len(loops)))
-
-    def find(n: int) -> int:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-
-    owner: dict[tuple[str, Week], int] = {}
-    for n, loop in enumerate(loops):
-        people = {
-            person.id
-            for round_pools in pools[loop.id].values()
-            for person in (*round_pools.assessors, *round_pools.trainees)
-        }
-        for person_id in sorted(people):
-            calendar = calendars[person_id]
-            blocks, starts = calendar.blocks, calendar.block_starts
-            for window in loop.windows:
-                index = bisect_left(starts, window.end) - 1
-                while index >= 0 and blocks[index].end > window.start:
-                    key = (person_id, blocks[index].week)
-                    other = owner.setdefault(key, n)
-                    if other != n:
-                        parent[find(n)] = find(other)
-                    index -= 1
-    groups: dict[int, list[int]] = {}
-    for n in range(len(loops)):
-        groups.setdefault(find(n), []).append(n)
-    return sorted(groups.values(), key=lambda group: group[0])
 
 
 def _improve_part(
@@ -235,31 +162,11 @@ def _improve_part(
             deadline is not None and deadline - perf_counter() < MATCH_BUILD_SECONDS_PER_LOOP * len(part)
         ):
             return outcome
-        # Neighbourhoods see seven loops at a time. With the times settled, every person of the part is
-        # re-chosen at once (fair load first, then trainee seats; loops cannot change), and then the trainee
-        # seats are matched over the whole part (times and assessors kept). On the one-week hiring event the
-        # re-assignment takes 0.1-0.3 s and closes most of the trainee-seat gap (seed 1: 131 -> 135 seats).
-        final, reassigned, _chunks = _reassign_chunks(
-            problem, calendars, outcome.plans, time_order(problem, part), pools, seed, steps_deadline
+        # Neighbourhoods see seven loops at a time: with the times settled, people and trainee seats are
+        # re-chosen over the whole part.
+        matched, reassigned, used = reassign_and_match(
+            problem, calendars, outcome.plans, pools, part, seed, steps_deadline, deadline, progress
         )
-        if progress and final is not outcome.plans:
-            figures = score(problem, final, calendars)
-            progress(
-                f"improve: people re-assigned at the final times, Σ load² {figures.load_sum_squares}, "
-                f"{figures.trainee_seats} trainee seats"
-            )
-        matched, used = match_trainees(
-            problem,
-            calendars,
-            final,
-            pools,
-            part,
-            seed=seed,
-            deadline=deadline,
-        )
-        if progress and matched is not final:
-            figures = score(problem, matched, calendars)
-            progress(f"improve: trainee seats matched over {len(part)} loops, {figures.trainee_seats} seats")
         return LnsOutcome(matched, outcome.deterministic_time + reassigned + used, False, outcome.steps + 1)
     finally:
         cores.release()
@@ -287,7 +194,7 @@ def _improve_part_on(
     proven = False
     improved_any, all_optimal = False, True
 
-    retiming: _Retiming | None = None
+    retiming: Retiming | None = None
     # Seconds per round that building a step's model has taken so far: a slower machine (or two parts
     # building at once) must stop starting steps sooner to keep a time limit.
     pace = BUILD_SECONDS_PER_ROUND
@@ -326,7 +233,7 @@ def _improve_part_on(
         all_optimal &= result.status == "OPTIMAL"
         moved = settle(tuple(group))
         if result.retime is not None:
-            retiming = _Retiming(tuple(group), result.retime, deadline)
+            retiming = Retiming(tuple(group), result.retime, deadline)
         return moved
 
     # Each loop first-fit could not place is tried alone around everything else first (a lone loop is
@@ -335,13 +242,13 @@ def _improve_part_on(
     # loop impossible).
     unplaced = [n for n in order if not current[n].scheduled] if count > 1 else []
     for n in unplaced:
-        if _time_for(problem, [n], deadline, pace) and spent < budget:
-            take([n], _step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
+        if time_for(problem, [n], deadline, pace) and spent < budget:
+            take([n], solve_step(problem, calendars, ledger, current, [n], pools, seed, ALONE_BUDGET, deadline))
     if size < count:
         # Cheap first step over everything at once: keep every start time and re-assign people only.
         # That model has no timing choices (a pure 0-1 model, ``assign``), so CP-SAT proves it fast, and the
         # day-sized steps below start from a far better hint (one-week event: Σ load² 971 -> 891, 0.2 s).
-        current, used, chunks = _reassign_chunks(problem, calendars, current, order, pools, seed, deadline)
+        current, used, chunks = reassign_in_chunks(problem, calendars, current, order, pools, seed, deadline)
         spent += used
         steps += chunks
         ledger = ledger_of(calendars, current)
@@ -350,34 +257,15 @@ def _improve_part_on(
     escalated = False
     escalating = False
     for pass_number in range(1000):
-        shift = (pass_number * size // 2) % count if pass_number < 2 else 0
-        groups = _neighbourhoods(problem, order, size, shift, rng if pass_number >= 2 else None)
-        if pass_number == 0:
-            groups = unscheduled_first(groups, current)
-        elif escalating:
-            # Loops are still unplaced: each is re-planned with a wider circle of the loops in its way, for
-            # loops alone (fairness and seats made CP-SAT spend the step improving the load instead of
-            # finding the one placement: the tight fixture of seed 2 placed its 40th loop only this way).
-            # The passes after it restore the fair load around the new placements.
-            groups = [
-                related_group(problem, pools, current, n, order, ESCALATED_LOOPS)
-                for n in order
-                if not current[n].scheduled
-            ][:ESCALATED_STEPS]
-        elif size < count:
-            # A loop still unplaced after the first pass is next re-planned with the loops holding the
-            # people it needs, wherever they are in the week (tight 40-loop family, 3 fixtures x 3 seeds:
-            # 350 loops instead of 345, median 2.9 s instead of 1.9 s; from the first pass on: 347).
-            groups = [
-                related_group(problem, pools, current, n, order, size) for n in order if not current[n].scheduled
-            ] + groups
+        escalation = (ESCALATED_LOOPS, ESCALATED_STEPS) if escalating else None
+        groups = pass_groups(problem, pools, current, order, size, pass_number, rng, escalation)
         improved_any = False
         all_optimal = True
         index = 0
         above_seats = _above_seats(problem, current, calendars, part)
         while index < len(groups):
             group = groups[index]
-            if spent >= budget or not _time_for(problem, group, deadline, pace):
+            if spent >= budget or not time_for(problem, group, deadline, pace):
                 settle()
                 return LnsOutcome(current, spent, False, steps)
             # When a core is idle (the other part is done), solve the next group at the same time, on
@@ -401,7 +289,7 @@ def _improve_part_on(
             # Solved whole, the answer may be first-fit's own plan: its times are the earliest that work,
             # so they are re-timed for the candidates' idle time even when nothing else improves.
             step_budget = min(ESCALATED_BUDGET if escalating else STEP_BUDGET, budget - spent)
-            result = _step(
+            result = solve_step(
                 problem,
                 calendars,
                 ledger,
@@ -422,7 +310,7 @@ def _improve_part_on(
                 result.improved
                 or moved
                 or budget - spent < STEP_BUDGET
-                or not _time_for(problem, groups[index], deadline, pace)
+                or not time_for(problem, groups[index], deadline, pace)
             ):
                 # Not usable: left to finish on its own (it frees its core when done), never read.
                 pending.append(ahead)
@@ -465,243 +353,12 @@ def _improve_part_on(
     return LnsOutcome(current, spent, proven, steps)
 
 
-class _Cores:
-    """How many solver threads run now, so a part only solves ahead when a core is idle."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.busy = 0
-        self.lock = threading.Lock()
-
-    def take(self) -> None:
-        with self.lock:
-            self.busy += 1
-
-    def try_take(self) -> bool:
-        with self.lock:
-            if self.busy >= self.total:
-                return False
-            self.busy += 1
-            return True
-
-    def release(self) -> None:
-        with self.lock:
-            self.busy -= 1
-
-
-def _step(problem, calendars, ledger, current, group, pools, seed, det, deadline, retime=False, loops_only=False):
-    """One neighbourhood solve of ``group`` around ``ledger`` (which must not hold the group's seats).
-
-    ``retime``: shorten the candidates' days even when nothing better is found above idle time (a problem
-    solved whole, whose idle-time pass runs at once); otherwise an improved answer's pass is left to
-    the caller (``SubResult.retime``). ``loops_only``: the loop count is the only objective.
-    """
-    loops = problem.loops
-    return solve_neighbourhood(
-        problem,
-        calendars,
-        ledger,
-        [loops[n] for n in group],
-        pools,
-        {loops[n].id: current[n] for n in group},
-        seed=seed,
-        deterministic_time=det,
-        retime_unchanged=retime,
-        defer_retime=not retime,
-        loops_only=loops_only,
-        deadline=deadline,
-    )
-
-
-class _Background:
-    """``work()`` run on its own thread; ``result()`` waits for it and re-raises what it raised."""
-
-    def __init__(self, work, done=None) -> None:
-        self.answer = None
-        self.error: BaseException | None = None
-
-        def run() -> None:
-            try:
-                self.answer = work()
-            except BaseException as error:  # pragma: no cover - re-raised in result()
-                self.error = error
-            finally:
-                if done is not None:
-                    done()
-
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
-
-    def result(self):
-        self.thread.join()
-        if self.error is not None:  # pragma: no cover
-            raise self.error
-        return self.answer
-
-
-class _Ahead(_Background):
-    """The next step solved on its own thread with a full step budget, on a copy of the current plan."""
-
-    def __init__(self, problem, calendars, current, group, pools, seed, deadline, cores) -> None:
-        ledger = ledger_without(calendars, current, group)
-        snapshot = list(current)
-        super().__init__(
-            lambda: _step(problem, calendars, ledger, snapshot, group, pools, seed, STEP_BUDGET, deadline),
-            cores.release,
-        )
-
-
-class _Retiming(_Background):
-    """A step's idle-time pass (``SubResult.retime``) running on its own thread."""
-
-    def __init__(self, group: tuple[int, ...], job, deadline: float | None) -> None:
-        self.group = group
-        super().__init__(lambda: job(_wall_left(deadline)))
-
-
-def settle_retimed(problem, calendars, ledger, current, pools, group, taken, shorter, seed, deadline):
-    """An idle-time pass of the loops ``group`` (``shorter``: their re-timed plans by loop id, or None)
-    into ``current`` and ``ledger`` after later steps re-planned the loops ``taken``.
-
-    Loops whose new times still fit take them. A loop whose new times collide with a seat taken since gets
-    a pass of its own around the plan as it is now (one model for all such loops). Returns whether any
-    loop moved and the deterministic seconds of that extra pass.
-    """
-    if shorter is None:
-        return False, 0.0
-    loops = problem.loops
-    moved, missed = _apply_retimed(ledger, current, loops, group, taken, shorter)
-    if not missed:
-        return moved, 0.0
-    for n in missed:
-        ledger.remove_plan(current[n])
-    again, used = retime_plans(
-        problem,
-        calendars,
-        ledger,
-        [loops[n] for n in missed],
-        pools,
-        {loops[n].id: current[n] for n in missed},
-        seed=seed,
-        wall_time=_wall_left(deadline),
-    )
-    for n in missed:
-        if again is not None:
-            current[n] = again[loops[n].id]
-        ledger.add_plan(current[n])
-    return moved or again is not None, used
-
-
-def _apply_retimed(ledger, current, loops, group, taken, shorter) -> tuple[bool, list[int]]:
-    """Re-timed plans of ``group`` into ``current`` and ``ledger``, loop by loop in group order, where
-    every seat still fits (a later step may have taken the place); loops of ``taken`` (re-planned since)
-    are left alone. Seats and local days are the pass's own, so only overlaps can stop a loop.
-    Returns whether a loop moved and the loops that could not."""
-    moved, missed = False, []
-    for n in group:
-        new = shorter[loops[n].id]
-        if n in taken or new == current[n]:
-            continue
-        ledger.remove_plan(current[n])
-        if ledger.plan_fits(new):
-            current[n] = new
-            moved = True
-        else:
-            missed.append(n)
-        ledger.add_plan(current[n])
-    return moved, missed
-
-
 def _above_seats(problem: Problem, plans: list[LoopPlan], calendars, part: list[int]) -> tuple[int, int]:
     """The objectives ranked above trainee seats: loops of ``part`` scheduled, and minus Σ load²."""
     return (sum(plans[n].scheduled for n in part), -score(problem, plans, calendars).load_sum_squares)
-
-
-def related_group(
-    problem: Problem,
-    pools: dict[str, dict[str, RoundPools]],
-    plans: list[LoopPlan],
-    n: int,
-    order: list[int],
-    size: int,
-) -> list[int]:
-    """The unscheduled loop ``n`` with the ``size - 1`` scheduled loops whose seats stand most in its way.
-
-    Time-ordered neighbourhoods hold a loop's neighbours in time, but a loop may be blocked by people
-    who could sit in it and are at their cap, or busy, because of loops on other days of the week. A seat
-    of such a person counts 2 when it falls inside one of the loop's windows and 1 when it starts within a
-    week of one; the loops with the most weight join it (ties: nearest in time, then input order).
-    """
-    loop = problem.loops[n]
-    people = {p.id for rp in pools[loop.id].values() for p in (*rp.assessors, *rp.trainees)}
-    week = 7 * 24 * 60
-
-    def distance(minute: int) -> int:
-        return min(max(0, w.start - minute, minute - w.end + 1) for w in loop.windows)
-
-    ranked = []
-    for other in order:
-        if other == n or not plans[other].scheduled:
-            continue
-        weight = 0
-        for interview in plans[other].interviews:
-            gap = distance(interview.start)
-            if gap < week:
-                seated = sum(1 for p in (*interview.interviewers, *interview.trainees) if p in people)
-                weight += seated * (2 if gap == 0 else 1)
-        if weight:
-            ranked.append((-weight, min(distance(i.start) for i in plans[other].interviews), other))
-    return [n] + [other for _weight, _distance, other in sorted(ranked)[: size - 1]]
-
-
-def unscheduled_first(groups: list[list[int]], plans: list[LoopPlan]) -> list[list[int]]:
-    """Neighbourhoods holding an unscheduled loop first, otherwise in the same order.
-
-    Loops come first in the objective, so a time limit should cut fairness work rather than the search
-    for a place for every candidate.
-    """
-    return sorted(groups, key=lambda members: all(plans[n].scheduled for n in members))
 
 
 def _default_budget(count: int) -> float:
     """Deterministic seconds for ``count`` loops: two passes of full steps, within the floor and ceiling."""
     size = count if count <= MONOLITHIC_LOOPS else NEIGHBOURHOOD_LOOPS
     return min(MAX_BUDGET, max(4 * STEP_BUDGET, STEP_BUDGET * 2 * -(-count // size)))
-
-
-def _wall_left(deadline: float | None) -> float:
-    """A solve's wall-clock cap: the time to the deadline (at least 0.05 s), or 30 s without one."""
-    return 30.0 if deadline is None else max(0.05, deadline - perf_counter())
-
-
-def _time_for(
-    problem: Problem, group: list[int], deadline: float | None, pace: float = BUILD_SECONDS_PER_ROUND
-) -> bool:
-    """Whether a step over ``group`` can still be built and run before the wall-clock deadline, building
-    at ``pace`` seconds per round."""
-    if deadline is None:
-        return True
-    rounds = sum(len(problem.loops[n].rounds) for n in group)
-    return deadline - perf_counter() > rounds * pace
-
-
-def time_order(problem: Problem, part: list[int]) -> list[int]:
-    """Loop indices by the start of their first window (then input order): neighbours in time compete."""
-    return sorted(part, key=lambda n: (min(w.start for w in problem.loops[n].windows), n))
-
-
-def _reassign_chunks(problem, calendars, plans, order, pools, seed, deadline):
-    """Fixed-time re-assignment (``assign``) over ``order`` in chunks of REASSIGN_LOOPS, while there is
-    time to build them. Returns the plans, the deterministic seconds spent and the number of chunks solved.
-    """
-    spent, chunks = 0.0, 0
-    for start in range(0, len(order), REASSIGN_LOOPS):
-        group = order[start : start + REASSIGN_LOOPS]
-        if not _time_for(problem, group, deadline):
-            break
-        plans, used = reassign_people(
-            problem, calendars, plans, group, pools, seed=seed, budget=ASSIGN_BUDGET, deadline=deadline
-        )
-        spent += used
-        chunks += 1
-    return plans, spent, chunks

@@ -24,8 +24,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from planner.core.scheduling.availability import build_calendars, grid_starts
-from planner.core.scheduling.greedy import CalendarFree, RoundPools, all_pools, pick_panel
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import CalendarFree, RoundPools, all_pools, pick_panel
 from planner.core.scheduling.problem import Interview, Loop, LoopPlan, Problem, Round
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -13,9 +13,10 @@ from planner.core.scheduling.availability import build_calendars, minute_to_loca
 from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.engine import stats_of
 from planner.core.scheduling.explain import explain_unscheduled
-from planner.core.scheduling.greedy import RoundPools, all_pools, place_loop
+from planner.core.scheduling.greedy import place_loop
 from planner.core.scheduling.ledger import Ledger, ledger_of, ledger_without
-from planner.core.scheduling.lns import related_group
+from planner.core.scheduling.neighbourhoods import related_group
+from planner.core.scheduling.panels import RoundPools, all_pools
 from planner.core.scheduling.parse import parse_instant
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem, Solution, is_outside
 from planner.core.scheduling.result import solution_to_dict

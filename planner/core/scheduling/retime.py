@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from planner.core.scheduling.cpsat_model import ModelBuilder, candidate_day, flat_solver
+from planner.core.scheduling.cpsat_model import ModelBuilder
+from planner.core.scheduling.cpsat_rules import candidate_day
+from planner.core.scheduling.cpsat_solver import flat_solver
 
 #: Deterministic seconds for one pass. On the one-week hiring event most passes are proven within 0.013;
 #: on the slowest the best days were found by 0.005-0.01 and the rest went on the proof (0.16 det-s).

@@ -13,9 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from planner.core.scheduling.availability import Calendar
-from planner.core.scheduling.cpsat_model import add_caps, seconds_left
-from planner.core.scheduling.greedy import RoundPools
+from planner.core.scheduling.cpsat_rules import add_caps
+from planner.core.scheduling.cpsat_solver import seconds_left
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import RoundPools
 from planner.core.scheduling.problem import Interview, LoopPlan, Problem
 
 #: Deterministic seconds for one matching; 200 loops were proven optimal in 0.03-0.6.

@@ -13,6 +13,8 @@ from planner.web.coordinator import (  # noqa: F401
     overdue,  # noqa: F401
     plans,  # noqa: F401
     pool,  # noqa: F401
+    pool_busy,  # noqa: F401
+    pool_qualifications,  # noqa: F401
     postings,
     replies,  # noqa: F401
 )

@@ -1,4 +1,5 @@
-"""Coordinator pages for the interviewer pool: list, profile, qualifications, promotions, busy time."""
+"""Coordinator pages for the interviewer pool: the list, a new or edited profile, (de)activation and the
+profile page; its qualifications are in ``pool_qualifications``, its busy time in ``pool_busy``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from datetime import date
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from planner.core.errors import NotFound, PlannerError, ValidationFailed
-from planner.core.pool import CalendarImportError
+from planner.core.errors import NotFound, ValidationFailed
 from planner.core.prose import plural
 from planner.core.timezones import known_timezones
 from planner.db import utcnow
@@ -203,7 +203,7 @@ def _week_arg() -> date | None:
         return None
 
 
-def _render_detail(
+def render_detail(
     interviewer_id: int,
     *,
     status: int = 200,
@@ -234,199 +234,12 @@ def _render_detail(
 
 @bp.route("/interviewers/<int:interviewer_id>")
 def pool_view(interviewer_id: int):
-    return _render_detail(interviewer_id)
+    return render_detail(interviewer_id)
 
 
-def _back(interviewer_id: int, anchor: str = ""):
+def back_to_detail(interviewer_id: int, anchor: str = ""):
     target = url_for("coordinator.pool_view", interviewer_id=interviewer_id)
     week = request.form.get("week") or request.args.get("week")
     if week:
         target = url_for("coordinator.pool_view", interviewer_id=interviewer_id, week=week)
     return redirect(target + (f"#{anchor}" if anchor else ""))
-
-
-# ---------------------------------------------------------------------------------- qualifications
-
-
-@bp.route("/interviewers/<int:interviewer_id>/qualifications", methods=["POST"])
-def pool_qualification_add(interviewer_id: int):
-    session = get_session()
-    form = QualificationAddForm()
-    form.competency_id.choices = choices(pool_queries.list_competency_choices(session))
-    if not form.validate_on_submit():
-        flash("Pick a competency and a level to add.", "error")
-        return _back(interviewer_id, "qualifications")
-    try:
-        qualification = pool_service.set_qualification(
-            session,
-            interviewer_id,
-            form.competency_id.data,
-            form.level.data,
-            actor_id=current_user.id,
-            now=utcnow(),
-        )
-    except NotFound as exc:
-        flash(str(exc), "error")
-    except ValidationFailed as exc:
-        session.rollback()
-        flash(str(exc), "error")
-    else:
-        name = next((c.label for c in form.competency_id.choices if c.value == qualification.competency_id), "")
-        flash(f"{qualification.interviewer.name}: {name} added at level {qualification.level.value}.", "success")
-    return _back(interviewer_id, "qualifications")
-
-
-@bp.route("/interviewers/<int:interviewer_id>/qualifications/<int:competency_id>", methods=["POST"])
-def pool_qualification_update(interviewer_id: int, competency_id: int):
-    form = QualificationLevelForm()
-    if not form.validate_on_submit():
-        flash("Choose shadow, reverse-shadow or qualified.", "error")
-        return _back(interviewer_id, "qualifications")
-    try:
-        pool_service.set_qualification(
-            get_session(),
-            interviewer_id,
-            competency_id,
-            form.level.data,
-            actor_id=current_user.id,
-            now=utcnow(),
-        )
-    except PlannerError as exc:
-        flash(str(exc), "error")
-    else:
-        flash(f"Level changed to {form.level.data}.", "success")
-    return _back(interviewer_id, "qualifications")
-
-
-@bp.route("/interviewers/<int:interviewer_id>/qualifications/<int:competency_id>/remove", methods=["POST"])
-def pool_qualification_remove(interviewer_id: int, competency_id: int):
-    try:
-        pool_service.remove_qualification(
-            get_session(), interviewer_id, competency_id, actor_id=current_user.id
-        )
-    except PlannerError as exc:
-        flash(str(exc), "error")
-    else:
-        flash("Qualification removed.", "success")
-    return _back(interviewer_id, "qualifications")
-
-
-@bp.route("/interviewers/<int:interviewer_id>/qualifications/<int:competency_id>/promote", methods=["POST"])
-def pool_promote(interviewer_id: int, competency_id: int):
-    form = PromoteForm()
-    back_to_list = form.back.data == "list"
-    if not form.validate_on_submit():
-        flash("The reason is limited to 500 characters.", "error")
-    else:
-        try:
-            qualification = pool_service.promote_qualification(
-                get_session(),
-                interviewer_id,
-                competency_id,
-                actor_id=current_user.id,
-                now=utcnow(),
-                reason=form.reason.data or "",
-            )
-        except PlannerError as exc:
-            flash(str(exc), "error")
-        else:
-            person = qualification.interviewer
-            flash(f"Promoted {person.name} to {qualification.level.value}.", "success")
-    if back_to_list:
-        return redirect(url_for("coordinator.pool_list"))
-    return _back(interviewer_id, "qualifications")
-
-
-# ---------------------------------------------------------------------------------- busy time
-
-
-@bp.route("/interviewers/<int:interviewer_id>/busy", methods=["POST"])
-def pool_busy_add(interviewer_id: int):
-    session = get_session()
-    form = BusyBlockForm()
-    if form.validate_on_submit():
-        try:
-            block = pool_service.add_busy_block(
-                session,
-                interviewer_id,
-                form.start.data,
-                form.end.data,
-                form.summary.data or "",
-                actor_id=current_user.id,
-            )
-        except NotFound:
-            abort(404)
-        except ValidationFailed as exc:
-            session.rollback()
-            form.end.errors.append(str(exc))
-        else:
-            flash("Busy block added.", "success")
-            week = pool_queries.local_monday(
-                block.start, pool_queries.get_interviewer(session, interviewer_id).timezone
-            )
-            return redirect(
-                url_for("coordinator.pool_view", interviewer_id=interviewer_id, week=week.isoformat())
-                + "#busy"
-            )
-    return _render_detail(interviewer_id, status=400, busy_form=form)
-
-
-@bp.route("/interviewers/<int:interviewer_id>/busy/<int:block_id>/delete", methods=["POST"])
-def pool_busy_delete(interviewer_id: int, block_id: int):
-    try:
-        pool_service.delete_busy_block(get_session(), interviewer_id, block_id, actor_id=current_user.id)
-    except PlannerError as exc:
-        flash(str(exc), "error")
-    else:
-        flash("Busy block deleted.", "success")
-    return _back(interviewer_id, "busy")
-
-
-@bp.route("/interviewers/<int:interviewer_id>/import", methods=["POST"])
-def pool_busy_import(interviewer_id: int):
-    session = get_session()
-    form = CalendarImportForm()
-    if form.validate_on_submit():
-        upload = form.calendar.data
-        name = form.source_name.data or (upload.filename or "").rsplit("/", 1)[-1] or "Calendar"
-        try:
-            result = pool_service.import_busy_ics(
-                session,
-                interviewer_id,
-                upload.read(),
-                name,
-                now=utcnow(),
-                horizon_days=form.horizon_days.data,
-                actor_id=current_user.id,
-            )
-        except NotFound:
-            abort(404)
-        except CalendarImportError as exc:
-            session.rollback()
-            form.calendar.errors.append(f"Nothing was imported: {exc}")
-        except ValidationFailed as exc:
-            session.rollback()
-            target = field_named_by(form, exc) or form.calendar
-            target.errors.append(str(exc))
-        else:
-            label = result.source.removeprefix(pool_service.IMPORT_PREFIX)
-            replaced = f" (replacing {result.replaced} from the previous import)" if result.replaced else ""
-            flash(
-                f"Imported {plural(result.imported, 'busy block')} from '{label}'"
-                f"{replaced}.",
-                "success",
-            )
-            return _back(interviewer_id, "busy")
-    return _render_detail(interviewer_id, status=400, import_form=form)
-
-
-@bp.route("/interviewers/<int:interviewer_id>/imports/remove", methods=["POST"])
-def pool_import_remove(interviewer_id: int):
-    source = request.form.get("source", "")
-    try:
-        removed = pool_service.remove_import(get_session(), interviewer_id, source, actor_id=current_user.id)
-    except PlannerError as exc:
-        flash(str(exc), "error")
-    else:
-        flash(f"Removed {plural(removed, 'imported block')}.", "success")
-    return _back(interviewer_id, "busy")

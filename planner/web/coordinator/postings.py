@@ -10,7 +10,7 @@ from planner.core.prose import plural
 from planner.queries import postings as posting_queries
 from planner.services import postings as posting_services
 from planner.services import runner_ups
-from planner.services.postings import PostingFields
+from planner.services.posting_text import MAX_UPLOAD_BYTES, PostingFields, text_from_upload
 from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm, PostingForm, SelectionForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
@@ -47,8 +47,8 @@ def _fields(form: PostingForm) -> PostingFields:
     upload = form.upload.data
     text = form.text.data or ""
     if upload is not None and getattr(upload, "filename", ""):
-        text = posting_services.text_from_upload(
-            upload.filename, upload.read(posting_services.MAX_UPLOAD_BYTES + 1)
+        text = text_from_upload(
+            upload.filename, upload.read(MAX_UPLOAD_BYTES + 1)
         )
     return PostingFields(
         title=form.title.data or "",

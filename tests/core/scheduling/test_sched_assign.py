@@ -7,8 +7,9 @@ from planner.core.scheduling import load_problem, solution_to_dict, validate
 from planner.core.scheduling.assign import reassign_people
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.engine import stats_of
-from planner.core.scheduling.greedy import all_pools, greedy_plans
-from planner.core.scheduling.lns import related_group
+from planner.core.scheduling.greedy import greedy_plans
+from planner.core.scheduling.neighbourhoods import related_group
+from planner.core.scheduling.panels import all_pools
 from planner.core.scheduling.problem import Interview, LoopPlan, Solution
 from planner.core.scheduling.result import score
 

@@ -6,8 +6,9 @@ from time import perf_counter
 from core.scheduling.schedbuild import random_problem
 
 from planner.core.scheduling import load_problem
-from planner.core.scheduling.cpsat_model import seconds_left
-from planner.core.scheduling.lns import BUILD_SECONDS_PER_ROUND, _time_for
+from planner.core.scheduling.cpsat_solver import seconds_left
+from planner.core.scheduling.lns_steps import BUILD_SECONDS_PER_ROUND
+from planner.core.scheduling.lns_steps import time_for as _time_for
 
 
 def test_without_a_deadline_the_cap_is_the_given_wall_time():

@@ -7,7 +7,7 @@ import pytest
 
 from planner.core.scheduling import lns, load_problem, solution_to_dict, solve, validate
 from planner.core.scheduling.availability import build_calendars
-from planner.core.scheduling.greedy import all_pools
+from planner.core.scheduling.panels import all_pools
 
 FIXTURE = Path(__file__).resolve().parents[3] / "benchmarks" / "fixtures" / "s-easy-s1.json"
 
@@ -87,7 +87,7 @@ def test_solving_ahead_on_an_idle_core_changes_nothing(monkeypatch):
 
 def test_first_pass_takes_neighbourhoods_with_an_unscheduled_loop_first():
     """Groups holding an unscheduled loop move to the front; the others keep their time order."""
-    from planner.core.scheduling.lns import unscheduled_first
+    from planner.core.scheduling.neighbourhoods import unscheduled_first
     from planner.core.scheduling.problem import Interview, LoopPlan
 
     done = LoopPlan("x", (Interview("r", 0, 60, ("a",), ()),))

@@ -189,8 +189,8 @@ def test_the_moved_rounds_cap_is_a_hard_rule(max_moved, scheduled):
     """The solver keeps the loop only when the cap allows the three moves it needs."""
     from planner.core.scheduling.availability import build_calendars
     from planner.core.scheduling.cpsat import solve_neighbourhood
-    from planner.core.scheduling.greedy import all_pools
     from planner.core.scheduling.ledger import ledger_of
+    from planner.core.scheduling.panels import all_pools
     from planner.core.scheduling.problem import LoopPlan
     from planner.core.scheduling.repair import plans_from_result
 

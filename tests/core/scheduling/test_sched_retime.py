@@ -7,8 +7,9 @@ from planner.core.scheduling import load_problem, solution_to_dict, validate
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.cpsat import solve_neighbourhood
 from planner.core.scheduling.engine import stats_of
-from planner.core.scheduling.greedy import all_pools, greedy_plans
+from planner.core.scheduling.greedy import greedy_plans
 from planner.core.scheduling.ledger import Ledger
+from planner.core.scheduling.panels import all_pools
 from planner.core.scheduling.problem import Solution
 from planner.core.scheduling.result import score
 
@@ -81,7 +82,7 @@ def _booked(ledger):
 
 def test_a_settled_idle_time_pass_takes_its_times_where_they_still_fit():
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
 
     prob, calendars, pools = _two_loops()
     current = [_plan(prob, "L1", ("r1", "ana", 9), ("r2", "ben", 12)), _plan(prob, "L2", ("r3", "ana", 14))]
@@ -97,7 +98,7 @@ def test_a_settled_pass_whose_place_was_taken_gets_a_pass_of_its_own():
     """The pass moved L1's a-round to 11:00, but a later step put L2 on Ana at 11:00 meanwhile: L1 keeps its
     people and is re-timed around the plan as it is now, so its day still loses the two-hour wait."""
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
     from planner.core.scheduling.result import idle_minutes
 
     prob, calendars, pools = _two_loops()
@@ -115,7 +116,7 @@ def test_a_settled_pass_whose_place_was_taken_gets_a_pass_of_its_own():
 
 def test_a_loop_re_planned_since_its_pass_is_left_to_its_new_plan():
     from planner.core.scheduling.ledger import ledger_of
-    from planner.core.scheduling.lns import settle_retimed
+    from planner.core.scheduling.lns_steps import settle_retimed
 
     prob, calendars, pools = _two_loops()
     current = [_plan(prob, "L1", ("r1", "ana", 9), ("r2", "ben", 12)), _plan(prob, "L2", ("r3", "ana", 14))]

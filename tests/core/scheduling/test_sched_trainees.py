@@ -6,8 +6,10 @@ from core.scheduling.schedbuild import loop, person, problem, random_problem, rn
 from planner.core.scheduling import load_problem, solution_to_dict, validate
 from planner.core.scheduling.availability import build_calendars
 from planner.core.scheduling.engine import stats_of
-from planner.core.scheduling.greedy import all_pools, fill_trainee_seats, greedy_plans
+from planner.core.scheduling.greedy import greedy_plans
 from planner.core.scheduling.ledger import ledger_of
+from planner.core.scheduling.local_search import fill_trainee_seats
+from planner.core.scheduling.panels import all_pools
 from planner.core.scheduling.problem import Interview, LoopPlan, Solution
 from planner.core.scheduling.trainees import match_trainees
 
