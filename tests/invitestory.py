@@ -96,12 +96,17 @@ def every_kind_of_change(db, *, start: datetime | None = None, stop_before: str 
     if stop_before == "replace trainee":
         return story
     now = tick(steps, "replace trainee")
-    assert (pool["dev"].name, "trainee") in active(db.get(Interview, tech.id)), "Dev should shadow the tech round"
-    offer = replacements.replacement_options(db, tech.id, pool["dev"].id, now=now)
-    assert [o.name for o in offer.substitutes] == ["Ivy"]
-    replacements.replace_interviewer(db, tech.id, pool["dev"].id, joining_id=pool["ivy"].id, reason="ill",
+    # Dev (shadow) and Ivy (reverse-shadow) can both train on the tech round; the scheduler seats one of them
+    # (which one depends on tie-breaks), and the other is then the only one who can take that seat.
+    seated = active(db.get(Interview, tech.id))
+    trainee, other = (pool["dev"], pool["ivy"]) if (pool["dev"].name, "trainee") in seated else (pool["ivy"],
+                                                                                                 pool["dev"])
+    assert (trainee.name, "trainee") in seated, f"Dev or Ivy should train on the tech round: {seated}"
+    offer = replacements.replacement_options(db, tech.id, trainee.id, now=now)
+    assert [o.name for o in offer.substitutes] == [other.name]
+    replacements.replace_interviewer(db, tech.id, trainee.id, joining_id=other.id, reason="ill",
                                      actor_id=None, now=now, settings=SETTINGS)
-    story.swaps.append(("replace trainee", pool["dev"], pool["ivy"]))
+    story.swaps.append(("replace trainee", trainee, other))
 
     if stop_before == "move":
         return story
