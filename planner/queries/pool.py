@@ -284,21 +284,20 @@ def list_pool(
 def list_ready(session: Session, *, now: datetime) -> tuple[ReadyItem, ...]:
     """Active trainees whose completed interviews make them ready for the next level (two queries)."""
     rows = session.execute(
-        select(Qualification, Interviewer.name, Interviewer.team, Competency)
+        select(Qualification.interviewer_id, Qualification.level, Interviewer.name, Interviewer.team,
+               Competency.id, Competency.slug, Competency.name)
         .join(Interviewer, Qualification.interviewer_id == Interviewer.id)
         .join(Competency, Qualification.competency_id == Competency.id)
         .where(Interviewer.active.is_(True), Qualification.level.in_(TRAINEE_LEVELS))
         .order_by(func.lower(Interviewer.name), Competency.name)
     ).all()
-    counts = _counts(session, sorted({q.interviewer_id for q, *_ in rows}), now)
+    counts = _counts(session, sorted({row.interviewer_id for row in rows}), now)
     ready = []
-    for qualification, name, team, competency in rows:
-        shadow, reverse = counts.get((qualification.interviewer_id, competency.slug), (0, 0))
-        progress = training_progress(qualification.level.value, shadow, reverse, DEFAULT_POLICY)
+    for person_id, level, name, team, competency_id, slug, competency_name in rows:
+        shadow, reverse = counts.get((person_id, slug), (0, 0))
+        progress = training_progress(level.value, shadow, reverse, DEFAULT_POLICY)
         if progress.ready:
-            ready.append(
-                ReadyItem(qualification.interviewer_id, name, team, competency.id, competency.name, progress)
-            )
+            ready.append(ReadyItem(person_id, name, team, competency_id, competency_name, progress))
     return tuple(ready)
 
 
