@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import (
@@ -21,6 +21,7 @@ from planner.core.coverage import (
     SeatRules,
     build_pool,
 )
+from planner.core.coverage.types import QUALIFIED
 from planner.models import (
     Competency,
     Interviewer,
@@ -95,26 +96,27 @@ def working_plans(session: Session, posting_ids: Sequence[int] | None) -> dict[i
     return plans
 
 
+def load_bench(session: Session) -> dict[str, BenchEntry]:
+    """Bench depth per competency slug over active interviewers, counted in SQL (one query)."""
+    found: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for slug, level, count in session.execute(
+        select(Competency.slug, Qualification.level, func.count())
+        .join(Qualification, Qualification.competency_id == Competency.id)
+        .join(Interviewer, Interviewer.id == Qualification.interviewer_id)
+        .where(Interviewer.active.is_(True))
+        .group_by(Competency.slug, Qualification.level)
+    ):
+        found[slug][0 if level == TrainingLevel.QUALIFIED else 1] += count
+    return {slug: BenchEntry(slug, qualified, training) for slug, (qualified, training) in found.items()}
+
+
 def load_pool(session: Session) -> tuple[dict[str, BenchEntry], list[PoolMember]]:
-    """Bench depth per competency slug and each active interviewer's qualifications (one query)."""
+    """Bench depth per competency slug, and the active interviewers who can assess with what they are
+    qualified in (two queries; trainee levels only count on the bench, so their rows are not read)."""
     rows = session.execute(
-        select(Interviewer.id, Interviewer.team, Competency.slug, Qualification.level)
+        select(Interviewer.id, Interviewer.team, Competency.slug)
         .join(Qualification, Qualification.interviewer_id == Interviewer.id)
         .join(Competency, Competency.id == Qualification.competency_id)
-        .where(Interviewer.active.is_(True))
-        .order_by(Interviewer.id, Competency.slug)
+        .where(Interviewer.active.is_(True), Qualification.level == TrainingLevel.QUALIFIED)
     ).all()
-    qualified: dict[str, int] = defaultdict(int)
-    training: dict[str, int] = defaultdict(int)
-    for _id, _team, slug, level in rows:
-        (qualified if level == TrainingLevel.QUALIFIED else training)[slug] += 1
-    bench = {slug: BenchEntry(slug, qualified.get(slug, 0), training.get(slug, 0))
-             for slug in qualified.keys() | training.keys()}
-    return bench, build_pool((key, team, slug, level.value) for key, team, slug, level in rows)
-
-
-def load_bench(session: Session) -> dict[str, BenchEntry]:
-    """Bench depth per competency slug over active interviewers (one query)."""
-    return load_pool(session)[0]
-
-
+    return load_bench(session), build_pool((key, team, slug, QUALIFIED) for key, team, slug in rows)
