@@ -163,6 +163,10 @@ def measure(size: Size, seconds: float, workers: int, connections: int) -> dict:
         started = time.perf_counter()
         with make_session_factory(engine)() as session:
             filled = fill(session, size)
+        # A served database has its planner statistics kept by autovacuum; a bulk fill has none until then
+        # (and this server may run with autovacuum off), so gather them as a deployment would have them.
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text("ANALYZE"))
         engine.dispose()
         fill_seconds = time.perf_counter() - started
         env = {"PLANNER_DATABASE_URL": url, "PLANNER_SECRET_KEY": "benchmark-only", "PLANNER_SQL_COUNT_HEADER": "true",

@@ -78,6 +78,9 @@ DEFAULTS: dict[str, Any] = {
     "CALDAV_TIMEOUT": 10,  # seconds to wait for a CalDAV server (connect, and each read)
     "CALDAV_ALLOW_HTTP": False,  # plain http:// calendars on other machines (passwords unencrypted on the wire)
     "POOL_PAGE_SIZE": 50,  # interviewers per page on the coordinator's pool list
+    "LOOPS_PAGE_SIZE": 50,  # loops per page on the coordinator's loop list
+    "POSTINGS_PAGE_SIZE": 50,  # postings per page on the coordinator's posting list
+    "COVERAGE_PAGE_SIZE": 50,  # postings per page on the manager's coverage list
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

@@ -7,13 +7,14 @@ decides which rows count.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from planner.core.pool import CapStatus, SeatRecord, load_against_caps, validate_timezone
@@ -107,8 +108,11 @@ def training_counts(
     ids = list(interviewer_ids)
     if not ids:
         return {}
+    # Counted in SQL by (person, level, the round's competency list as JSON text): a pool's thousands of
+    # trainee seats share a few hundred round lists, and each distinct list is parsed once.
+    listed = Interview.round_detail["competencies"].as_string()
     rows = session.execute(
-        select(Seat.interviewer_id, Seat.training_level, Interview.round_detail)
+        select(Seat.interviewer_id, Seat.training_level, listed, func.count())
         .join(Interview, Seat.interview_id == Interview.id)
         .where(
             Seat.interviewer_id.in_(ids),
@@ -116,12 +120,24 @@ def training_counts(
             Seat.status == SeatStatus.ACTIVE,
             Interview.status != InterviewStatus.CANCELLED,
             Interview.end <= now,
+            Seat.training_level.in_((TrainingLevel.SHADOW.value, TrainingLevel.REVERSE_SHADOW.value)),
         )
+        .group_by(Seat.interviewer_id, Seat.training_level, listed)
     ).all()
+    slugs_of: dict[str | None, set[str]] = {}
     tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for interviewer_id, level, detail in rows:
-        if level not in (TrainingLevel.SHADOW.value, TrainingLevel.REVERSE_SHADOW.value):
-            continue
-        for slug in round_competency_slugs(detail):
-            tally[(interviewer_id, slug)][0 if level == TrainingLevel.SHADOW.value else 1] += 1
+    for interviewer_id, level, text, count in rows:
+        if text not in slugs_of:
+            slugs_of[text] = _listed_slugs(text)
+        for slug in slugs_of[text]:
+            tally[(interviewer_id, slug)][0 if level == TrainingLevel.SHADOW.value else 1] += count
     return {key: TrainingCounts(shadow, reverse) for key, (shadow, reverse) in tally.items()}
+
+
+def _listed_slugs(text: str | None) -> set[str]:
+    """Slugs of a round's competency list given as JSON text (a row edited by hand may hold anything)."""
+    try:
+        items = json.loads(text) if text else None
+    except ValueError:
+        return set()
+    return round_competency_slugs({"competencies": items if isinstance(items, list) else []})

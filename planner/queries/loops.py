@@ -46,8 +46,9 @@ class LoopRow:
 
 
 def list_loops(session: Session, *, now: datetime, posting_id: int | None = None, status: str = "",
-               limit: int = 500) -> list[LoopRow]:
-    """Loops newest first with candidate, posting, status and next upcoming interview (one query)."""
+               limit: int = 500, offset: int = 0) -> list[LoopRow]:
+    """Loops newest first with candidate, posting, status and next upcoming interview (one query);
+    ``limit`` of them from ``offset``."""
     upcoming = (select(Interview.loop_id, func.min(Interview.start).label("next_start"),
                        func.count(Interview.id).label("count"))
                 .where(Interview.status == InterviewStatus.SCHEDULED, Interview.end > now)
@@ -57,7 +58,7 @@ def list_loops(session: Session, *, now: datetime, posting_id: int | None = None
              .join(Candidate, Candidate.id == Loop.candidate_id)
              .join(Posting, Posting.id == Loop.posting_id)
              .outerjoin(upcoming, upcoming.c.loop_id == Loop.id)
-             .order_by(Loop.id.desc()).limit(limit))
+             .order_by(Loop.id.desc()).limit(limit).offset(max(offset, 0)))
     if posting_id is not None:
         query = query.where(Loop.posting_id == posting_id)
     if status in STATUSES:

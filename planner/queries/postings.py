@@ -40,8 +40,32 @@ class PostingRow:
     updated_at: datetime
 
 
-def list_postings(session: Session, *, search: str = "", status: str = "") -> list[PostingRow]:
-    """Postings newest first, counting accepted, must-have and open suggested competencies (one query)."""
+def _matching(query, search: str, status: str):
+    """``query`` narrowed to postings of ``status`` whose title, team, location or manager hold every word."""
+    if status in STATUSES:
+        query = query.where(Posting.status == PostingStatus(status))
+    for word in search.split()[:8]:
+        pattern = f"%{word.lower()}%"
+        query = query.where(
+            or_(
+                func.lower(Posting.title).like(pattern),
+                func.lower(Posting.team).like(pattern),
+                func.lower(Posting.location).like(pattern),
+                func.lower(Posting.hiring_manager).like(pattern),
+            )
+        )
+    return query
+
+
+def count_postings(session: Session, *, search: str = "", status: str = "") -> int:
+    """How many postings :func:`list_postings` lists with these filters (one query)."""
+    return session.scalar(_matching(select(func.count(Posting.id)), search, status)) or 0
+
+
+def list_postings(session: Session, *, search: str = "", status: str = "", limit: int | None = None,
+                  offset: int = 0) -> list[PostingRow]:
+    """Postings newest first, counting accepted, must-have and open suggested competencies (one query);
+    with ``limit``, that many from ``offset``."""
     state = PostingCompetency.state
     query = (
         select(
@@ -68,19 +92,9 @@ def list_postings(session: Session, *, search: str = "", status: str = "") -> li
         .group_by(Posting.id)
         .order_by(Posting.updated_at.desc(), Posting.id.desc())
     )
-    if status in STATUSES:
-        query = query.where(Posting.status == PostingStatus(status))
-    words = search.split()
-    for word in words[:8]:
-        pattern = f"%{word.lower()}%"
-        query = query.where(
-            or_(
-                func.lower(Posting.title).like(pattern),
-                func.lower(Posting.team).like(pattern),
-                func.lower(Posting.location).like(pattern),
-                func.lower(Posting.hiring_manager).like(pattern),
-            )
-        )
+    query = _matching(query, search, status)
+    if limit is not None:
+        query = query.limit(limit).offset(max(offset, 0))
     return [
         PostingRow(
             id=r[0],

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
-from poolutil import interviewer
+from poolutil import book, competency, interviewer
+
+from planner.services import pool
 
 
 def test_pool_list_pages(app, login, db):
@@ -24,3 +27,24 @@ def test_pool_list_pages(app, login, db):
     assert re.search(r'rel="next" href="[^"]*q=e', filtered)
     beyond = client.get("/coordinator/interviewers?page=99").get_data(as_text=True)
     assert "Eli" in beyond and "page 3 of 3" in beyond
+
+
+def test_ready_panel_shows_twenty_then_all_on_request(login, db):
+    """21 trainees ready: the pool list shows 20 with a link to all, the overview 10 with a link to the list."""
+    comp = competency(db, "compiler-design")
+    now = datetime.now(UTC)
+    for index in range(21):
+        person = interviewer(db, f"Trainee {index:02d}", email=f"t{index}@hire.example")
+        pool.set_qualification(db, person.id, comp.id, "shadow", actor_id=None, now=now)
+        for days in (3, 2):
+            book(db, person, now - timedelta(days=days, minutes=index), role="trainee", level="shadow",
+                 competencies=("compiler-design",))
+    client = login("coordinator")
+    first = client.get("/coordinator/interviewers?team=").get_data(as_text=True)
+    assert first.count("Promote to reverse-shadow") == 20 and "Show all 21 ready trainees" in first
+    link = re.search(r'href="([^"]*ready=all[^"]*)"', first).group(1).replace("&amp;", "&")
+    assert "team=" in link  # the filters stay
+    every = client.get(link).get_data(as_text=True)
+    assert every.count("Promote to reverse-shadow") == 21 and "Show all" not in every
+    home = client.get("/coordinator/").get_data(as_text=True)
+    assert home.count(">Trainee ") == 10 and "All 21 ready trainees" in home

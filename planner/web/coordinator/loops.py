@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from itsdangerous import BadSignature
 
@@ -23,6 +23,7 @@ from planner.services import loops as loop_services
 from planner.services import scheduling
 from planner.services.loops import LoopInput, WindowInput
 from planner.services.scheduling_problem import get_loops, loop_rounds
+from planner.web import paging
 from planner.web.coordinator.forms_loops import CancelForm, ConfirmForm, LoopForm, LoopWindowsForm
 from planner.web.coordinator.proposal_pages import (
     EXPIRED,
@@ -63,10 +64,13 @@ def loops_list():
     status = request.args.get("status", "")
     status = status if status in loop_queries.STATUSES else ""
     posting_id = request.args.get("posting", type=int)
-    rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id, status=status)
+    counts = loop_queries.count_by_status(session, posting_id=posting_id)
+    # Thousands of loops are shown a page at a time (LOOPS_PAGE_SIZE), the filters kept across pages.
+    pager = paging.pager(counts[status] if status else sum(counts.values()), current_app.config["LOOPS_PAGE_SIZE"])
+    rows = loop_queries.list_loops(session, now=utcnow(), posting_id=posting_id, status=status,
+                                   limit=pager["size"], offset=pager["offset"])
     return render_template("coordinator/loops/list.html", rows=rows, status=status, posting_id=posting_id,
-                           counts=loop_queries.count_by_status(session, posting_id=posting_id),
-                           postings=loop_queries.posting_choices(session))
+                           counts=counts, pager=pager, postings=loop_queries.posting_choices(session))
 
 
 @bp.route("/postings/<int:posting_id>/loops")

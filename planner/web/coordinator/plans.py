@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from planner.core.errors import Conflict, NotFound, PlannerError, ValidationFailed
 from planner.models import Posting
-from planner.queries import coverage as coverage_queries
+from planner.queries import plan_editor as plan_editor_queries
 from planner.services import plans
 from planner.web.coordinator.forms_plans import (
     KIND_LABELS,
@@ -28,7 +28,7 @@ def _posting(posting_id: int) -> Posting:
 
 def _editor(posting_id: int):
     try:
-        return coverage_queries.get_plan_editor(get_session(), posting_id)
+        return plan_editor_queries.get_plan_editor(get_session(), posting_id)
     except NotFound:
         abort(404)
 
@@ -147,7 +147,7 @@ def plan_suggest(posting_id: int):
     suggestion, error = None, None
     if form.validate():
         try:
-            suggestion = coverage_queries.get_suggestion(get_session(), posting_id, form.budget.data)
+            suggestion = plan_editor_queries.get_suggestion(get_session(), posting_id, form.budget.data)
         except PlannerError as exc:
             error = str(exc)
     apply_form = ApplySuggestionForm(formdata=None, budget=form.budget.data,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from planner.core.errors import NotFound, PlannerError
@@ -11,6 +11,7 @@ from planner.queries import postings as posting_queries
 from planner.services import postings as posting_services
 from planner.services import runner_ups
 from planner.services.posting_text import MAX_UPLOAD_BYTES, PostingFields, text_from_upload
+from planner.web import paging
 from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm, PostingForm, SelectionForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
@@ -30,11 +31,19 @@ def postings_list():
     status = request.args.get("status", "")
     status = status if status in posting_queries.STATUSES else ""
     session = get_session()
-    rows = posting_queries.list_postings(session, search=search, status=status)
     counts = posting_queries.count_by_status(session)
+    # Hundreds of postings are shown a page at a time (POSTINGS_PAGE_SIZE), the search and status kept.
+    if search:
+        matching = posting_queries.count_postings(session, search=search, status=status)
+    else:
+        matching = counts[status] if status else sum(counts.values())
+    pager = paging.pager(matching, current_app.config["POSTINGS_PAGE_SIZE"])
+    rows = posting_queries.list_postings(session, search=search, status=status, limit=pager["size"],
+                                         offset=pager["offset"])
     return render_template(
         "coordinator/postings/list.html",
         rows=rows,
+        pager=pager,
         counts=counts,
         search=search,
         status=status,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask_login import current_user
 
 from planner.core.coverage import matrix_csv
@@ -12,6 +12,7 @@ from planner.core.errors import NotFound
 from planner.db import utcnow
 from planner.queries import coverage as coverage_queries
 from planner.queries.evidence import get_posting_evidence
+from planner.web import paging
 from planner.web.dbsession import get_session
 from planner.web.extensions import login_manager
 
@@ -34,7 +35,10 @@ def _require_role():
 @bp.route("/")
 def home():
     postings = coverage_queries.list_posting_coverage(get_session())
-    return render_template("manager/home.html", postings=postings)
+    # The tiles count every posting; the table shows a page of them (COVERAGE_PAGE_SIZE), problems first.
+    pager = paging.pager(len(postings), current_app.config["COVERAGE_PAGE_SIZE"])
+    shown = postings[pager["offset"]:pager["offset"] + pager["size"]]
+    return render_template("manager/home.html", postings=postings, shown=shown, pager=pager)
 
 
 def _posting(posting_id: int):
