@@ -14,6 +14,7 @@ from planner.core.timezones import known_timezones
 from planner.db import utcnow
 from planner.queries import pool as pool_queries
 from planner.services import pool as pool_service
+from planner.web import paging
 from planner.web.coordinator.forms_pool import (
     BusyBlockForm,
     CalendarImportForm,
@@ -49,14 +50,13 @@ def pool_list():
         "include_inactive": bool(form.inactive.data),
     }
     page = pool_queries.list_pool(session, now=utcnow(), limit=size, offset=(number - 1) * size, **filters)
-    if not page.rows and page.total:  # past the last page (the pool shrank): show the last one
-        number = (page.total + size - 1) // size
-        page = pool_queries.list_pool(session, now=utcnow(), limit=size, offset=(number - 1) * size, **filters)
+    pager = paging.pager(page.total, size)  # the total comes with the page, so the pager follows it
+    if pager["page"] != number:  # past the last page (the pool shrank): show the last one
+        page = pool_queries.list_pool(session, now=utcnow(), limit=size, offset=pager["offset"], **filters)
     filtered = any(request.args.get(k) for k in ("q", "competency", "level", "team"))
-    pages = max((page.total + size - 1) // size, 1)
     return render_template(
         "coordinator/pool/list.html", page=page, form=form, filtered=filtered, promote_form=PromoteForm(),
-        pager={"page": number, "pages": pages, "first": (number - 1) * size + 1, "args": request.args.to_dict()},
+        pager=pager,
     )
 
 
