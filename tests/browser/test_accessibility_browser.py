@@ -1,6 +1,6 @@
 """Every page of the login, coordinator, manager and interviewer areas passes axe-core (WCAG 2.1 AA) in Chromium.
 
-The pages are found from the URL map (every GET route of the role's area, with ids from the demo), so
+The pages are found from the URL map (every GET route of the role's area, with the route matrix's ids), so
 a new page is checked without a line here. The content security policy is enforced as in production:
 a page whose script or style the policy blocks fails too.
 """
@@ -9,22 +9,10 @@ from __future__ import annotations
 
 from browserutil import screenshot, sign_in
 from flask import url_for
-from sqlalchemy import select
 
-from planner.db import utcnow
-from planner.models import (
-    Interview,
-    Interviewer,
-    Loop,
-    LoopStatus,
-    OutboxMessage,
-    Posting,
-    PostingCompetency,
-    Round,
-    Seat,
-    User,
-)
+from planner.db import make_session_factory
 from tests.axeutil import axe_violations, describe
+from tests.security.matrixworld import build_world
 
 AREAS = {"coordinator": "coordinator.", "manager": "manager.", "interviewer": "interviewer."}
 SKIP = {"coordinator.outbox_eml", "coordinator.outbox_ics", "interviewer.interview_ics",
@@ -36,27 +24,14 @@ SHOWN = {"/login": "login", "/coordinator/": "overview", "/coordinator/postings/
          "/coordinator/interviewers": "pool", "/manager/postings/1": "coverage", "/interviewer/": "home"}
 
 
-def _ids(engine) -> dict:
-    from sqlalchemy.orm import Session
-
-    with Session(engine) as session:
-        jordan = session.scalar(select(Interviewer).join(User, User.id == Interviewer.user_id)
-                                .where(User.email == "interviewer@demo.test"))
-        # Upcoming interviews: the demo's past loop is over, and its pages redirect ("that is over").
-        upcoming = select(Interview.id).where(Interview.start > utcnow()).order_by(Interview.start)
-        own = session.scalar(upcoming.join(Seat, Seat.interview_id == Interview.id)
-                             .where(Seat.interviewer_id == jordan.id))
-        interview = own or session.scalar(upcoming)
-        posting = session.scalar(select(Posting.id))
-        return {
-            "posting_id": posting,
-            "loop_id": session.scalar(select(Loop.id).where(Loop.status != LoopStatus.COMPLETED).order_by(Loop.id)),
-            "interview_id": interview, "interviewer_id": jordan.id,
-            "competency_id": session.scalar(select(PostingCompetency.competency_id)),
-            "round_id": session.scalar(select(Round.id)),
-            "message_id": session.scalar(select(OutboxMessage.id)),
-            "leaving": session.scalar(select(Seat.interviewer_id).where(Seat.interview_id == interview)),
-        }
+def _ids(engine) -> dict[str, dict]:
+    """Per area, an existing id for every URL argument: the route matrix's world (upcoming rows, an open
+    proposed time), with the interviewer's own interview on the interviewer's pages."""
+    with make_session_factory(engine)() as session:
+        world = build_world(session)
+    coordinator = {**world.ids, "leaving": world.ids["leaving_id"]}
+    return {"coordinator": coordinator, "manager": coordinator,
+            "interviewer": {**coordinator, "interview_id": world.own_interview_id}}
 
 
 def _pages(app, prefix: str, ids: dict) -> list[str]:
@@ -90,7 +65,7 @@ def test_every_page_is_accessible(chromium, live_server, live_db):
             urls = ["/login"]
         else:
             sign_in(page, f"{role}@demo.test")
-            urls = ["/account/", *_pages(app, prefix, ids)]
+            urls = ["/account/", *_pages(app, prefix, ids[role])]
         for url in urls:
             response = page.goto(url)
             page.wait_for_load_state("networkidle")
