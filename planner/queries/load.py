@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
 
 from planner.core.pool import CapStatus, SeatRecord, load_against_caps, validate_timezone
@@ -98,35 +98,42 @@ def round_competency_slugs(detail: object) -> set[str]:
 
 
 def training_counts(
-    session: Session, interviewer_ids: Iterable[int], now: datetime
+    session: Session, interviewer_ids: Iterable[int] | None, now: datetime
 ) -> dict[tuple[int, str], TrainingCounts]:
     """Completed trainee seats per (interviewer id, competency slug), split by the level held when seated.
 
     A seat counts when it is active, its role is trainee, its interview is not cancelled and ended
     before ``now``; it counts for each competency its interview's round lists. One query.
+
+    :param interviewer_ids: whose seats to count; None for every active interviewer (joined in SQL
+        rather than listed, for callers that want the whole pool).
     """
-    ids = list(interviewer_ids)
-    if not ids:
+    ids = None if interviewer_ids is None else list(interviewer_ids)
+    if ids is not None and not ids:
         return {}
-    # Counted in SQL by (person, level, the round's competency list as JSON text): a pool's thousands of
-    # trainee seats share a few hundred round lists, and each distinct list is parsed once.
-    listed = Interview.round_detail["competencies"].as_string()
-    rows = session.execute(
-        select(Seat.interviewer_id, Seat.training_level, listed, func.count())
+    # Counted in SQL by (person, level, the round's detail as stored text): a pool's thousands of trainee
+    # seats share the few hundred round details of its plan versions, so each distinct detail is parsed
+    # once here, and the database does not parse every seat's JSON to pick out its competency list.
+    detail = cast(Interview.round_detail, Text)
+    query = (
+        select(Seat.interviewer_id, Seat.training_level, detail, func.count())
         .join(Interview, Seat.interview_id == Interview.id)
         .where(
-            Seat.interviewer_id.in_(ids),
             Seat.role == SeatRole.TRAINEE,
             Seat.status == SeatStatus.ACTIVE,
             Interview.status != InterviewStatus.CANCELLED,
             Interview.end <= now,
             Seat.training_level.in_((TrainingLevel.SHADOW.value, TrainingLevel.REVERSE_SHADOW.value)),
         )
-        .group_by(Seat.interviewer_id, Seat.training_level, listed)
-    ).all()
+        .group_by(Seat.interviewer_id, Seat.training_level, detail)
+    )
+    if ids is None:
+        query = query.join(Interviewer, Interviewer.id == Seat.interviewer_id).where(Interviewer.active.is_(True))
+    else:
+        query = query.where(Seat.interviewer_id.in_(ids))
     slugs_of: dict[str | None, set[str]] = {}
     tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for interviewer_id, level, text, count in rows:
+    for interviewer_id, level, text, count in session.execute(query):
         if text not in slugs_of:
             slugs_of[text] = _listed_slugs(text)
         for slug in slugs_of[text]:
@@ -135,9 +142,11 @@ def training_counts(
 
 
 def _listed_slugs(text: str | None) -> set[str]:
-    """Slugs of a round's competency list given as JSON text (a row edited by hand may hold anything)."""
+    """Slugs of the competency list in a round's detail given as JSON text (a row edited by hand may hold
+    anything: a detail that is not an object, or a list that is not a list, lists nothing)."""
     try:
-        items = json.loads(text) if text else None
+        detail = json.loads(text) if text else None
     except ValueError:
         return set()
+    items = detail.get("competencies") if isinstance(detail, dict) else None
     return round_competency_slugs({"competencies": items if isinstance(items, list) else []})

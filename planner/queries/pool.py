@@ -189,11 +189,17 @@ def list_ready(session: Session, *, now: datetime) -> tuple[ReadyItem, ...]:
         .where(Interviewer.active.is_(True), Qualification.level.in_(TRAINEE_LEVELS))
         .order_by(func.lower(Interviewer.name), Competency.name)
     ).all()
-    counts = trainee_counts(session, sorted({row.interviewer_id for row in rows}), now)
+    # Every active interviewer's counts, filtered by a join rather than a list of thousands of ids; people
+    # who are not in ``rows`` are simply never looked up.
+    counts = trainee_counts(session, None, now) if rows else {}
+    # Progress depends only on (level, shadow, reverse) and trainees share a few such triples.
+    progress_of: dict[tuple[str, int, int], Progress] = {}
     ready = []
     for person_id, level, name, team, competency_id, slug, competency_name in rows:
-        shadow, reverse = counts.get((person_id, slug), (0, 0))
-        progress = training_progress(level.value, shadow, reverse, DEFAULT_POLICY)
+        key = (level.value, *counts.get((person_id, slug), (0, 0)))
+        progress = progress_of.get(key)
+        if progress is None:
+            progress = progress_of[key] = training_progress(*key, DEFAULT_POLICY)
         if progress.ready:
             ready.append(ReadyItem(person_id, name, team, competency_id, competency_name, progress))
     return tuple(ready)

@@ -25,8 +25,9 @@ class QualificationView:
     progress: Progress
 
 
-def trainee_counts(session: Session, ids: list[int], now: datetime) -> dict[tuple[int, str], tuple[int, int]]:
-    """Completed (shadow, reverse-shadow) interviews per (interviewer id, competency slug); one query."""
+def trainee_counts(session: Session, ids: list[int] | None, now: datetime) -> dict[tuple[int, str], tuple[int, int]]:
+    """Completed (shadow, reverse-shadow) interviews per (interviewer id, competency slug); one query
+    (``ids`` None: every active interviewer's)."""
     return {key: (c.shadow, c.reverse_shadow) for key, c in training_counts(session, ids, now).items()}
 
 

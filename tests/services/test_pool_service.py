@@ -388,3 +388,27 @@ def test_load_in_a_week_with_a_dst_change(db):
     assert (status.this_week, status.remaining_week, status.over) == (2, 0, False)
     records = pool.seat_records_for(db, [person.id, 424242], utc(2026, 3, 1), utc(2026, 3, 10))
     assert len(records[person.id]) == 3 and records[424242] == []
+
+
+def test_training_counts_of_the_whole_active_pool_match_the_listed_ones(db):
+    """Without ids every active interviewer is counted as when listed; inactive people and round details
+    that list no competencies (not an object, a list that is not a list) count nothing."""
+    ana, raj, gone = interviewer(db), interviewer(db, "Raj Rao"), interviewer(db, "Old Timer")
+    past = NOW - timedelta(days=3)
+    for person in (ana, raj, gone):
+        book(db, person, past, role="trainee", level="shadow", competencies=("compiler-design", "mentoring"))
+    book(db, raj, past + timedelta(hours=2), role="trainee", level="reverse-shadow",
+         competencies=("compiler-design",))
+    odd = book(db, ana, past + timedelta(hours=4), role="trainee", level="shadow")
+    odd.round_detail = {"competencies": "compiler-design"}
+    strange = book(db, ana, past + timedelta(hours=6), role="trainee", level="shadow")
+    strange.round_detail = ["compiler-design"]
+    db.get(Interviewer, gone.id).active = False
+    db.flush()
+    everyone = pool.training_counts(db, None, NOW)
+    listed = pool.training_counts(db, [ana.id, raj.id], NOW)
+    assert everyone == listed
+    assert listed[(ana.id, "compiler-design")] == pool.TrainingCounts(1, 0)
+    assert listed[(raj.id, "compiler-design")] == pool.TrainingCounts(1, 1)
+    assert listed[(raj.id, "mentoring")] == pool.TrainingCounts(1, 0)
+    assert not any(key[0] == gone.id for key in everyone)

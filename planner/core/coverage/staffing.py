@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from planner.core.coverage.report import CRITICAL, Issue
@@ -56,32 +56,61 @@ def team_slug(team: str | None) -> str:
 
 
 class PoolMembers(list):
-    """The active pool as :func:`build_pool` gives it: a list of members that remembers each round's groups.
+    """The active pool as :func:`build_pool` gives it: a list of members that remembers what it has answered.
 
-    Coverage of every posting checks every round against the same pool; people are first counted by
-    (what they hold, team), and the groups of a (competencies, hiring team) pair are counted once, so a
-    page listing 200 postings does not walk 2,000 people 1,200 times. Build a new one when the pool changes.
+    Coverage of every posting checks every round against the same pool. People are counted once by (what
+    they hold, team); a round's groups are counted per competency list by (bitmask held, team) from only the
+    profiles holding one of them, then folded per hiring team; and the verdict of a (competencies, seats,
+    outsiders, hiring team) question is kept, since postings repeat the same rounds. Everything kept
+    depends on the pool alone, so the answers are the ones a fresh check gives. Build a new one when the
+    pool changes.
     """
 
     def __init__(self, members: Iterable[PoolMember] = ()) -> None:
         super().__init__(members)
         self._profiles = Counter((member.qualified, member.team) for member in self)
+        self._holding: dict[str, list[tuple[frozenset[str], str, int]]] = {}
+        for (qualified, team), count in self._profiles.items():
+            for slug in qualified:
+                self._holding.setdefault(slug, []).append((qualified, team, count))
+        self._by_team: dict[tuple[str, ...], Counter[tuple[int, str]]] = {}
         self._groups: dict[tuple[tuple[str, ...], str], Groups] = {}
+        self._verdicts: dict[tuple[tuple[str, ...], int, int, str], tuple[bool, int]] = {}
 
     def groups(self, required: Sequence[str], hiring_team: str | None) -> Groups:
         """People qualified in at least one of ``required``, counted by (bitmask held, outside the team)."""
         key = (tuple(required), hiring_team or "")
         if key not in self._groups:
-            bits = {slug: 1 << index for index, slug in enumerate(required)}
             groups: Groups = Counter()
-            for (qualified, team), count in self._profiles.items():
-                mask = 0
-                for slug in qualified:
-                    mask |= bits.get(slug, 0)
-                if mask:
-                    groups[(mask, not hiring_team or team != hiring_team)] += count
+            for (mask, team), count in self._team_groups(key[0]).items():
+                groups[(mask, not hiring_team or team != hiring_team)] += count
             self._groups[key] = groups
         return self._groups[key]
+
+    def _team_groups(self, required: tuple[str, ...]) -> Counter[tuple[int, str]]:
+        """People holding one of ``required``, counted by (bitmask held, team): only their profiles are read."""
+        if required not in self._by_team:
+            bits = {slug: 1 << index for index, slug in enumerate(required)}
+            seen: set[tuple[frozenset[str], str]] = set()
+            found: Counter[tuple[int, str]] = Counter()
+            for slug in dict.fromkeys(required):
+                for qualified, team, count in self._holding.get(slug, ()):
+                    if (qualified, team) in seen:
+                        continue
+                    seen.add((qualified, team))
+                    mask = 0
+                    for held in qualified:
+                        mask |= bits.get(held, 0)
+                    found[(mask, team)] += count
+            self._by_team[required] = found
+        return self._by_team[required]
+
+    def verdict(self, key: tuple[tuple[str, ...], int, int, str], decide: Callable[[], tuple[bool, int]]
+                ) -> tuple[bool, int]:
+        """The (staffable, panelists) answer for ``key``, decided once per pool."""
+        if key not in self._verdicts:
+            self._verdicts[key] = decide()
+        return self._verdicts[key]
 
 
 def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> PoolMembers:
@@ -133,6 +162,17 @@ def check_round(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | 
     if outside > seats:
         # A seat rule no panel can meet; the round warnings say so in their own words.
         return Staffing(plan.key, required, seats, outside, staffable=False, panelists=0)
+    if isinstance(pool, PoolMembers):
+        staffable, panelists = pool.verdict((required, seats, outside, hiring_team or ""),
+                                            lambda: _panelists(required, seats, outside, pool, hiring_team))
+    else:
+        staffable, panelists = _panelists(required, seats, outside, pool, hiring_team)
+    return Staffing(plan.key, required, seats, outside, staffable=staffable, panelists=panelists)
+
+
+def _panelists(required: tuple[str, ...], seats: int, outside: int, pool: Sequence[PoolMember],
+               hiring_team: str | None) -> tuple[bool, int]:
+    """Whether some panel can staff the round, and how many people belong to at least one such panel."""
     full = full_mask(required)
     groups = _groups(required, pool, hiring_team)
     panelists = 0
@@ -142,7 +182,7 @@ def check_round(plan: RoundPlan, pool: Sequence[PoolMember], hiring_team: str | 
         rest[(mask, is_out)] -= 1
         if panel_exists(rest, full, seats, outside, (mask, 1, min(outside, int(is_out)))):
             panelists += count
-    return Staffing(plan.key, required, seats, outside, staffable=panelists > 0, panelists=panelists)
+    return panelists > 0, panelists
 
 
 def staffing_issue(plan: RoundPlan, staffing: Staffing, pool: Sequence[PoolMember],

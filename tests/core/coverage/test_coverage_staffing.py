@@ -1,5 +1,7 @@
 """Per-round staffability: can some panel of qualified people hold every competency of a round together?"""
 
+import random
+
 from planner.core.coverage import (
     CompetencyReq,
     PoolMember,
@@ -12,6 +14,7 @@ from planner.core.coverage import (
     compute_coverage,
     team_slug,
 )
+from planner.core.coverage.staffing import staffing_issue
 
 REQS = [
     CompetencyReq("reliability", "Reliability", "technical"),
@@ -121,3 +124,26 @@ def test_without_a_pool_nothing_is_judged():
 def test_team_slug_reads_a_posting_team_like_a_loop_hiring_team():
     """'Neuron Compiler' is the hiring team 'neuron-compiler', the key interviewers' teams use."""
     assert team_slug("Neuron Compiler") == "neuron-compiler" and team_slug("") == ""
+
+
+def test_the_remembering_pool_answers_as_a_plain_list_does():
+    """build_pool's pool keeps groups and verdicts across rounds and teams; each answer, asked in any order and
+    more than once, is the one a plain list of the same people gives."""
+    rng = random.Random(5)
+    slugs = ["reliability", "communication", "security", "design", "mentoring"]
+    names = {slug: slug.title() for slug in slugs}
+    # Few competency lists, so the same list comes back with other seats, outsiders and teams.
+    lists = [("reliability",), ("reliability", "security"), ("security", "reliability"),
+             ("communication", "design", "mentoring")]
+    for _ in range(30):
+        rows = [(person, rng.choice(["core", "infra", "web"]), slug, rng.choice(["qualified", "shadow"]))
+                for person in range(rng.randint(0, 12)) for slug in rng.sample(slugs, rng.randint(1, 3))]
+        remembering = build_pool(rows)
+        plain = list(remembering)
+        for _ in range(60):
+            plan = _round(rng.choice(lists), interviewers=rng.randint(1, 3), outside=rng.randint(0, 2))
+            team = rng.choice([None, "", "core", "web", "elsewhere"])
+            expected = check_round(plan, plain, team)
+            assert check_round(plan, remembering, team) == expected
+            assert (staffing_issue(plan, expected, remembering, names, team)
+                    == staffing_issue(plan, expected, plain, names, team))
