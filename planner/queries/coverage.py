@@ -119,10 +119,12 @@ def list_posting_coverage(session: Session, *, open_only: bool = False) -> list[
 
     Five queries whatever the data size.
     """
-    query = select(Posting).order_by(Posting.title, Posting.id)
+    # Columns, not Posting objects: the overview and the manager's list read every posting on each view.
+    query = select(Posting.id, Posting.title, Posting.team, Posting.status, Posting.hiring_manager).order_by(
+        Posting.title, Posting.id)
     if open_only:
         query = query.where(Posting.status == PostingStatus.OPEN)
-    postings = session.scalars(query).all()
+    postings = session.execute(query).all()
     ids = [p.id for p in postings] if open_only else None
     reqs = requirements(session, ids)
     plans = working_plans(session, ids)

@@ -60,9 +60,16 @@ def requirements(session: Session, posting_ids: Sequence[int] | None) -> dict[in
     if posting_ids is not None:
         query = query.where(PostingCompetency.posting_id.in_(posting_ids))
     found: dict[int, list[CompetencyReq]] = defaultdict(list)
+    # Postings share the library's competencies: each distinct requirement is built (and checked) once,
+    # which is safe because requirements are frozen.
+    built: dict[tuple, CompetencyReq] = {}
     for posting_id, priority, required, slug, name, category in session.execute(query):
-        found[posting_id].append(CompetencyReq(slug=slug, name=name, category=category.value,
-                                               priority=priority.value, required=required))
+        key = (slug, name, category, priority, required)
+        req = built.get(key)
+        if req is None:
+            req = built[key] = CompetencyReq(slug=slug, name=name, category=category.value,
+                                             priority=priority.value, required=required)
+        found[posting_id].append(req)
     # Must-haves first, posting order within each priority (sorted() is stable).
     return {key: sorted(reqs, key=lambda req: not req.is_must_have) for key, reqs in found.items()}
 
@@ -82,16 +89,26 @@ def working_plans(session: Session, posting_ids: Sequence[int] | None) -> dict[i
     if posting_ids is not None:
         rounds_query = rounds_query.where(Round.posting_id.in_(posting_ids))
         focus_query = focus_query.where(Round.posting_id.in_(posting_ids))
+    # Rounds repeat the same (competency, focus) pairs and seat rules: each distinct one is built once
+    # (they are frozen, so sharing them is safe).
+    items: dict[tuple[str, str], RoundCompetency] = {}
     focus: dict[int, list[RoundCompetency]] = defaultdict(list)
     for round_id, slug, level in session.execute(focus_query):
-        focus[round_id].append(RoundCompetency(slug, level.value))
+        item = items.get((slug, level))
+        if item is None:
+            item = items[(slug, level)] = RoundCompetency(slug, level.value)
+        focus[round_id].append(item)
+    rules: dict[tuple[int, int], SeatRules] = {}
     plans: dict[int, list[RoundPlan]] = defaultdict(list)
     for row in session.execute(rounds_query):
+        seat_rules = rules.get((row.min_outside_team, row.max_trainees))
+        if seat_rules is None:
+            seat_rules = rules[(row.min_outside_team, row.max_trainees)] = SeatRules(
+                min_outside_team=row.min_outside_team, max_trainees=row.max_trainees)
         plans[row.posting_id].append(RoundPlan(
             key=row.key, name=row.name, kind=row.kind.value, minutes=row.minutes,
             interviewers=row.interviewers, competencies=tuple(focus[row.id]),
-            focus_questions=tuple(row.focus_questions or ()),
-            seat_rules=SeatRules(min_outside_team=row.min_outside_team, max_trainees=row.max_trainees),
+            focus_questions=tuple(row.focus_questions or ()), seat_rules=seat_rules,
         ))
     return plans
 

@@ -89,12 +89,15 @@ def compute_coverage(
     known = {req.slug for req in competencies}
     rows: list[CompetencyCoverage] = []
     issues: list[tuple[int, Issue]] = []
+    # Each round's focus by slug, read once: every competency looks every round up.
+    focus = [{item.slug: item.focus for item in plan.competencies} for plan in rounds]
     for req in competencies:
-        assessing = [plan for plan in rounds if plan.focus_of(req.slug) is not None]
+        cells = tuple(held.get(req.slug) for held in focus)
+        assessing = [plan for plan, cell in zip(rounds, cells, strict=True) if cell is not None]
         entry = _bench_entry(req.slug, bench)
         status = bench_status(coverage_status(len(assessing), req.required), entry)
         found = _competency_issues(req, status, assessing, entry)
-        rows.append(_competency_row(req, status, assessing, rounds, entry, found))
+        rows.append(_competency_row(req, status, assessing, cells, entry, found))
         group = 0 if req.is_must_have else 1
         issues.extend((group, issue) for issue in found)
     names = {req.slug: req.name for req in competencies}
@@ -146,7 +149,7 @@ def _competency_row(
     req: CompetencyReq,
     status: str,
     assessing: list[RoundPlan],
-    rounds: Sequence[RoundPlan],
+    cells: tuple[str | None, ...],
     entry: BenchEntry | None,
     issues: list[Issue],
 ) -> CompetencyCoverage:
@@ -156,10 +159,10 @@ def _competency_row(
         category=req.category,
         priority=req.priority,
         required=req.required,
-        cells=tuple(plan.focus_of(req.slug) for plan in rounds),
+        cells=cells,
         round_keys=tuple(plan.key for plan in assessing),
         round_names=tuple(plan.name for plan in assessing),
-        primary_count=sum(1 for plan in assessing if plan.focus_of(req.slug) == PRIMARY),
+        primary_count=cells.count(PRIMARY),
         status=status,
         bench_qualified=entry.qualified if entry else None,
         bench_in_training=entry.in_training if entry else None,

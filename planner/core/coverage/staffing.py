@@ -121,9 +121,13 @@ def build_pool(rows: Iterable[tuple[object, str, str, str]]) -> PoolMembers:
     teams: dict[str, str] = {}
     skills: dict[str, set[str]] = {}
     for key, team, slug, level in rows:
-        teams[str(key)] = team or ""
+        name = str(key)
+        teams[name] = team or ""
         if level == QUALIFIED:
-            skills.setdefault(str(key), set()).add(slug)
+            held = skills.get(name)
+            if held is None:
+                held = skills[name] = set()
+            held.add(slug)
     return PoolMembers(PoolMember(key, teams[key], frozenset(slugs)) for key, slugs in sorted(skills.items()))
 
 
