@@ -95,7 +95,26 @@ def list_overdue(session: Session, *, now: datetime, due_hours: int = DEFAULT_DU
 
 def get_overdue_scorecards(session: Session, *, now: datetime, due_hours: int = DEFAULT_DUE_HOURS,
                            limit: int = 8) -> OverdueList:
-    """What the coordinator's overview lists: the ``limit`` most overdue and the total (two queries)."""
-    total = session.scalar(_overdue_query(now, due_hours, (func.count(),))) or 0
-    items = list_overdue(session, now=now, due_hours=due_hours, limit=limit) if total else []
-    return OverdueList(tuple(items), total, due_hours, now)
+    """What the coordinator's overview lists: the ``limit`` most overdue and the total (one query).
+
+    The total is counted over the same rows as the list (a window count before the limit) rather than by a
+    second scan, and candidates' names are joined for the listed rows only (every join here follows a
+    required foreign key, so none of them drops a row).
+    """
+    first = _overdue_query(now, due_hours, (
+        Interview.id.label("interview_id"), Interview.loop_id, Interview.round_name, Interview.start,
+        Interview.end, Interviewer.id.label("interviewer_id"), Interviewer.name, Interviewer.email,
+        Interviewer.timezone, Interviewer.active, Scorecard.id.label("card_id"),
+        func.count().over().label("total"),
+    )).order_by(Interview.end, Interview.id, Interviewer.name).limit(limit).subquery()
+    rows = session.execute(
+        select(first, Candidate.name.label("candidate"))
+        .join(Loop, Loop.id == first.c.loop_id).join(Candidate, Candidate.id == Loop.candidate_id)
+        .order_by(first.c.end, first.c.interview_id, first.c.name)
+    ).all()
+    items = tuple(
+        OverdueScorecard(row.interview_id, row.loop_id, row.round_name, row.candidate, row.start, row.end,
+                         due_at(row.end, due_hours), row.interviewer_id, row.name, row.email, row.timezone,
+                         row.active, row.card_id is not None)
+        for row in rows)
+    return OverdueList(items, rows[0].total if rows else 0, due_hours, now)
