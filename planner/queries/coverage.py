@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import (
@@ -170,10 +170,20 @@ def get_posting_coverage(session: Session, posting_id: int) -> PostingCoverage:
         raise NotFound(f"There is no posting #{posting_id}.")
     reqs = requirements(session, [posting_id]).get(posting_id, [])
     rounds = working_plans(session, [posting_id]).get(posting_id, [])
-    bench, pool = load_pool(session)
+    published = session.execute(
+        select(PlanVersion, User.name).outerjoin(User, User.id == PlanVersion.published_by_id)
+        .where(PlanVersion.posting_id == posting_id).order_by(PlanVersion.number)
+    ).all()
+    plans = [snapshot_plan(version.snapshot) for version, _ in published]
+    # Staffing only asks about the competencies these plans list, so only those qualifications are read
+    # (not the whole pool's).
+    slugs = {req.slug for req in reqs} | {item.slug for plan in (rounds, *plans) for rnd in plan
+                                          for item in rnd.competencies}
+    bench, pool = load_pool(session, slugs)
     hiring_team = team_slug(posting.team)
     coverage = compute_coverage(reqs, rounds, bench, pool=pool, hiring_team=hiring_team)
-    versions, names = _versions(session, posting_id, reqs, bench, pool, hiring_team)
+    versions, names = _versions(session, posting_id, list(zip(published, plans, strict=True)), reqs, bench, pool,
+                                hiring_team)
     unpublished: tuple[Change, ...] = ()
     if versions:
         latest = session.get(PlanVersion, versions[0].id)
@@ -184,17 +194,15 @@ def get_posting_coverage(session: Session, posting_id: int) -> PostingCoverage:
         coverage=coverage, bench=bench, versions=versions, unpublished=unpublished, names=names)
 
 
-def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq], bench: dict[str, BenchEntry],
-              pool: list[PoolMember], hiring_team: str) -> tuple[tuple[VersionView, ...], dict[str, str]]:
-    """Published versions newest first, each with its changes from the previous one."""
-    rows = session.execute(
-        select(PlanVersion, User.name).outerjoin(User, User.id == PlanVersion.published_by_id)
-        .where(PlanVersion.posting_id == posting_id).order_by(PlanVersion.number)
-    ).all()
+def _versions(session: Session, posting_id: int, published: list[tuple[Row, list[RoundPlan]]],
+              reqs: list[CompetencyReq], bench: dict[str, BenchEntry], pool: list[PoolMember],
+              hiring_team: str) -> tuple[tuple[VersionView, ...], dict[str, str]]:
+    """Published versions newest first (given oldest first with their plans), each with its changes from the
+    previous one."""
     loops = dict(session.execute(
         select(Loop.plan_version_id, func.count(Loop.id)).where(Loop.posting_id == posting_id)
         .group_by(Loop.plan_version_id)).all())
-    plans = [snapshot_plan(version.snapshot) for version, _ in rows]
+    plans = [plan for _, plan in published]
     slugs = {item.slug for plan in plans for rnd in plan for item in rnd.competencies}
     names = {req.slug: req.name for req in reqs}
     missing = slugs - names.keys()
@@ -203,7 +211,7 @@ def _versions(session: Session, posting_id: int, reqs: list[CompetencyReq], benc
                                      .where(Competency.slug.in_(missing))).all())
     views = []
     previous: list[RoundPlan] = []
-    for (version, author), plan in zip(rows, plans, strict=True):
+    for (version, author), plan in published:
         coverage = compute_coverage(reqs, plan, bench, pool=pool, hiring_team=hiring_team)
         views.append(VersionView(
             id=version.id, number=version.number, note=version.note, published_at=version.published_at,

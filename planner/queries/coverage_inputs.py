@@ -7,7 +7,7 @@ queries whatever the number of postings, rounds or interviewers.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -127,13 +127,22 @@ def load_bench(session: Session) -> dict[str, BenchEntry]:
     return {slug: BenchEntry(slug, qualified, training) for slug, (qualified, training) in found.items()}
 
 
-def load_pool(session: Session) -> tuple[dict[str, BenchEntry], list[PoolMember]]:
+def load_pool(session: Session, slugs: Collection[str] | None = None
+              ) -> tuple[dict[str, BenchEntry], list[PoolMember]]:
     """Bench depth per competency slug, and the active interviewers who can assess with what they are
-    qualified in (two queries; trainee levels only count on the bench, so their rows are not read)."""
-    rows = session.execute(
+    qualified in (two queries; trainee levels only count on the bench, so their rows are not read).
+
+    :param slugs: when given, the pool only knows qualifications in these competencies (people holding
+        none of them are left out), which answers every staffing question about rounds that list only
+        these exactly as the whole pool does; the bench is counted for every competency either way.
+    """
+    query = (
         select(Interviewer.id, Interviewer.team, Competency.slug)
         .join(Qualification, Qualification.interviewer_id == Interviewer.id)
         .join(Competency, Competency.id == Qualification.competency_id)
         .where(Interviewer.active.is_(True), Qualification.level == TrainingLevel.QUALIFIED)
-    ).all()
+    )
+    if slugs is not None:
+        query = query.where(Competency.slug.in_(sorted(slugs)))
+    rows = session.execute(query).all()
     return load_bench(session), build_pool((key, team, slug, QUALIFIED) for key, team, slug in rows)
