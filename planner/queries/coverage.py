@@ -127,7 +127,7 @@ def list_posting_coverage(session: Session, *, open_only: bool = False) -> list[
     postings = session.execute(query).all()
     ids = [p.id for p in postings] if open_only else None
     reqs = requirements(session, ids)
-    plans = working_plans(session, ids)
+    plans = working_plans(session, ids, questions=False)  # coverage does not read focus questions
     bench, pool = load_pool(session)
     versions = dict(session.execute(
         select(PlanVersion.posting_id, func.max(PlanVersion.number)).group_by(PlanVersion.posting_id)).all())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import func, null, select
 from sqlalchemy.orm import Session
 
 from planner.core.coverage import (
@@ -74,11 +74,18 @@ def requirements(session: Session, posting_ids: Sequence[int] | None) -> dict[in
     return {key: sorted(reqs, key=lambda req: not req.is_must_have) for key, reqs in found.items()}
 
 
-def working_plans(session: Session, posting_ids: Sequence[int] | None) -> dict[int, list[RoundPlan]]:
+def working_plans(session: Session, posting_ids: Sequence[int] | None, *,
+                  questions: bool = True) -> dict[int, list[RoundPlan]]:
+    """Each posting's working plan in loop order.
+
+    :param questions: False leaves the rounds' focus questions out (they stay empty): coverage does not read
+        them, and the lists of every posting's coverage need not decode them.
+    """
     # Columns, not Round objects: the overview reads every open posting's plan on each view.
+    asked = Round.focus_questions if questions else null().label("focus_questions")
     rounds_query = select(
         Round.id, Round.posting_id, Round.key, Round.name, Round.kind, Round.minutes, Round.interviewers,
-        Round.focus_questions, Round.min_outside_team, Round.max_trainees,
+        asked, Round.min_outside_team, Round.max_trainees,
     ).order_by(Round.posting_id, Round.position, Round.id)
     focus_query = (
         select(RoundCompetencyRow.round_id, Competency.slug, RoundCompetencyRow.focus)
