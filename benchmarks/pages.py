@@ -11,6 +11,11 @@ session cookie and reports the percentiles). It prints, per page: requests per s
 the ratio to the floor's requests per second, and the SQL statements one request runs (the app counts
 them when PLANNER_SQL_COUNT_HEADER is set and reports them in a response header).
 
+wrk asks for the same page again and again, so it measures the page cache (planner/web/pagecache.py)
+serving pages nothing has changed since. The "uncached" column is what a view costs when something
+has: the median of a few requests that each miss the cache (an extra query argument the page ignores
+makes each a new address), one at a time. ``--page-cache-seconds 0`` runs the app without the cache.
+
 It runs at two sizes (the full one and a tenth of it) to show that the statements per page do not
 grow with the data. Goals: every page at least 25 % of the floor's rps and a p95 under 50 ms at the
 full size. The exit status is 1 when a page answers with an error or its statements grow with the
@@ -29,6 +34,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -134,13 +140,27 @@ def session_cookie(base: str, email: str) -> str:
 
 
 def statements(base: str, path: str, cookie: str) -> tuple[int, int]:
-    """(HTTP status, SQL statements) of one request."""
+    """(HTTP status, SQL statements) of one request that misses the page cache."""
+    path += ("&" if "?" in path else "?") + "bench-first=1"
     request = urllib.request.Request(base + path, headers={"Cookie": cookie} if cookie else {})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, int(response.headers.get("X-SQL-Statements", "-1"))
     except urllib.error.HTTPError as exc:
         return exc.code, int(exc.headers.get("X-SQL-Statements", "-1"))
+
+
+def uncached_ms(base: str, path: str, cookie: str, times: int = 5) -> float:
+    """Median time of requests that each miss the page cache (a new query argument each time), one at a time."""
+    spent = []
+    for n in range(times):
+        url = f"{base}{path}{'&' if '?' in path else '?'}bench-uncached={n}-{time.monotonic_ns()}"
+        request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=60) as response:
+            response.read()
+        spent.append((time.perf_counter() - started) * 1000)
+    return statistics.median(spent)
 
 
 def drive(url: str, cookie: str, seconds: float, connections: int) -> dict:
@@ -155,7 +175,7 @@ def drive(url: str, cookie: str, seconds: float, connections: int) -> dict:
     return data
 
 
-def measure(size: Size, seconds: float, workers: int, connections: int) -> dict:
+def measure(size: Size, seconds: float, workers: int, connections: int, cache_seconds: float | None) -> dict:
     """Fill a database of ``size``, serve it and the floor, and measure every page."""
     with bench_database(size) as url:
         engine = make_engine(url)
@@ -171,6 +191,8 @@ def measure(size: Size, seconds: float, workers: int, connections: int) -> dict:
         fill_seconds = time.perf_counter() - started
         env = {"PLANNER_DATABASE_URL": url, "PLANNER_SECRET_KEY": "benchmark-only", "PLANNER_SQL_COUNT_HEADER": "true",
                "PLANNER_LOGIN_LIMIT_PER_ADDRESS": "1000 per minute"}
+        if cache_seconds is not None:
+            env["PLANNER_PAGE_CACHE_SECONDS"] = str(cache_seconds)
         with gunicorn("planner.wsgi:app", env, workers) as app_base, \
                 gunicorn("benchmarks.floor:app", {}, workers) as floor:
             cookies = {role: session_cookie(app_base, f"{role}@demo.test")
@@ -181,8 +203,9 @@ def measure(size: Size, seconds: float, workers: int, connections: int) -> dict:
             for role, label, path in pages(filled):
                 status, count = statements(app_base, path, cookies[role])
                 result = drive(app_base + path, cookies[role], seconds, connections) if status == 200 else None
+                cold = uncached_ms(app_base, path, cookies[role]) if status == 200 and seconds > 1 else None
                 rows.append({"role": role, "page": label, "path": path, "status": status, "sql": count,
-                             "result": result})
+                             "result": result, "uncached_ms": cold})
     return {"size": size, "filled": filled, "fill_seconds": fill_seconds, "floor": floor_result, "rows": rows}
 
 
@@ -191,15 +214,15 @@ def report(full: dict, small: dict, check: bool) -> int:
     print(f"\n## {full['size'].label} (filled in {full['fill_seconds']:.1f} s; {full['filled'].counts})\n")
     print(f"floor (minimal Flask page): {floor['rps']:.0f} rps, p50 {floor['p50'] / 1000:.1f} ms, "
           f"p95 {floor['p95'] / 1000:.1f} ms, p99 {floor['p99'] / 1000:.1f} ms\n")
-    print(f"| role | page | rps | p50 ms | p95 ms | p99 ms | vs floor | SQL/request | "
+    print(f"| role | page | rps | p50 ms | p95 ms | p99 ms | vs floor | uncached ms | SQL/request | "
           f"SQL at {small['size'].interviews:,} interviews | goals |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     problems, misses = [], []
     for row, other in zip(full["rows"], small["rows"], strict=True):
         result = row["result"]
         if result is None or result["errors"] or result["non2xx"]:
             problems.append(f"{row['path']}: status {row['status']}, {result}")
-            print(f"| {row['role']} | {row['page']} | error | | | | | {row['sql']} | {other['sql']} | |")
+            print(f"| {row['role']} | {row['page']} | error | | | | | | {row['sql']} | {other['sql']} | |")
             continue
         ratio = result["rps"] / floor["rps"]
         ok = ratio >= GOAL_RATIO and result["p95"] / 1000 < GOAL_P95_MS
@@ -210,7 +233,8 @@ def report(full: dict, small: dict, check: bool) -> int:
         if abs(row["sql"] - other["sql"]) > SQL_TOLERANCE:
             problems.append(f"{row['page']}: {other['sql']} statements at the small size, {row['sql']} at the full one")
         print(f"| {row['role']} | {row['page']} | {result['rps']:.0f} | {result['p50'] / 1000:.1f} | "
-              f"{result['p95'] / 1000:.1f} | {result['p99'] / 1000:.1f} | {ratio:.0%} | {row['sql']} | "
+              f"{result['p95'] / 1000:.1f} | {result['p99'] / 1000:.1f} | {ratio:.0%} | "
+              f"{'' if row['uncached_ms'] is None else format(row['uncached_ms'], '.0f')} | {row['sql']} | "
               f"{other['sql']} | {'met' if ok else 'MISSED'} |")
     print()
     for problem in problems:
@@ -228,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for the app and the floor")
     parser.add_argument("--connections", type=int, default=4, help="concurrent connections wrk keeps open")
     parser.add_argument("--check", action="store_true", help="exit 1 when a page misses the goals")
+    parser.add_argument("--page-cache-seconds", type=float,
+                        help="the app's PAGE_CACHE_SECONDS (default: the app's own; 0 turns the cache off)")
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         print("Error: wrk is not installed (apt-get install wrk).", file=sys.stderr)
@@ -237,8 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     small = Size(max(size.postings // 10, 2), max(size.interviewers // 10, 20), max(size.interviews // 10, 100))
     print(f"Page benchmark: {size.label}, and {small.label} for the statement counts; {seconds:g} s a page, "
           f"{args.workers} gunicorn workers, wrk with {args.connections} connections")
-    small_run = measure(small, 1, args.workers, args.connections)
-    full_run = measure(size, seconds, args.workers, args.connections)
+    cache = args.page_cache_seconds
+    if cache is not None and cache < 0:
+        parser.error("--page-cache-seconds cannot be negative")
+    print(f"Page cache: {'off' if cache == 0 else 'on'}")
+    small_run = measure(small, 1, args.workers, args.connections, cache)
+    full_run = measure(size, seconds, args.workers, args.connections, cache)
     return report(full_run, small_run, args.check)
 
 

@@ -81,6 +81,10 @@ DEFAULTS: dict[str, Any] = {
     "LOOPS_PAGE_SIZE": 50,  # loops per page on the coordinator's loop list
     "POSTINGS_PAGE_SIZE": 50,  # postings per page on the coordinator's posting list
     "COVERAGE_PAGE_SIZE": 50,  # postings per page on the manager's coverage list
+    # Pages people reload (overviews, lists, the feed) are kept per process until the data changes, and at
+    # most this many seconds for what only the clock changes (planner/web/pagecache.py); 0 turns it off.
+    "PAGE_CACHE_SECONDS": 30,
+    "PAGE_CACHE_MAX_BYTES": 32 * 1024 * 1024,  # per process
 }
 
 # A development-only key so `make run` works out of the box; production refuses it.

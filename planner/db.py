@@ -98,3 +98,7 @@ def make_engine(url: str, **kwargs) -> Engine:
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions that keep loaded values after commit, so views can render what a service returned."""
     return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+# Every engine made in this process notes its writes for the page cache (planner/data_version.py).
+from planner import data_version as _data_version  # noqa: E402, F401

@@ -3,6 +3,7 @@
 from planner.db import Base
 from planner.models.calendars import CalendarSource
 from planner.models.candidate_links import CandidateLink
+from planner.models.data_version import DataVersion
 from planner.models.inbound import CounterState, InboundMessage, InboundOutcome
 from planner.models.loops import (
     Candidate,
@@ -33,6 +34,7 @@ from planner.models.reminders import ScorecardReminder
 from planner.models.users import ROLES, User
 
 __all__ = [
+    "DataVersion",
     "CounterState", "InboundMessage", "InboundOutcome", "PartStat",
     "ROLES", "AuditEntry", "Base", "BusyBlock", "CalendarSource", "Candidate", "CandidateLink", "Competency",
     "CompetencyCategory",

@@ -6,7 +6,7 @@ from flask import Flask
 from limits.errors import ConfigurationError as LimitsConfigurationError
 
 from planner.config import ConfigError
-from planner.web import account, auth, errors, filters, health, security, sqlcount
+from planner.web import account, auth, errors, filters, health, pagecache, security, sqlcount
 from planner.web.candidate import bp as candidate_bp
 from planner.web.coordinator import bp as coordinator_bp
 from planner.web.dbsession import close_session
@@ -27,6 +27,7 @@ def init_web(app: Flask) -> None:
                           f"for sign-in limits: {exc}.") from exc
     security.register(app)
     sqlcount.register(app)
+    pagecache.register(app)
     app.teardown_appcontext(close_session)
     filters.register(app)
     errors.register(app)

@@ -8,6 +8,7 @@ from planner.db import utcnow
 from planner.services.feeds import feed_for_token
 from planner.web.dbsession import get_session
 from planner.web.mail_settings import mail_settings
+from planner.web.pagecache import cached_page
 
 bp = Blueprint("feeds", __name__, url_prefix="/feeds")
 
@@ -15,6 +16,7 @@ _PRIVATE = {"Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex", "Re
 
 
 @bp.route("/<token>.ics", methods=["GET", "HEAD"])
+@cached_page
 def feed_ics(token: str):
     feed = feed_for_token(get_session(), token, settings=mail_settings(), now=utcnow())
     if feed is None:

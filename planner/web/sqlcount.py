@@ -12,6 +12,12 @@ from sqlalchemy import event
 HEADER = "X-SQL-Statements"
 
 
+def note_statement() -> None:
+    """Count a statement run on a driver connection directly (SQLAlchemy's events do not see it)."""
+    if has_request_context():
+        g.sql_statements = g.get("sql_statements", 0) + 1
+
+
 def register(app: Flask) -> None:
     """Listen on the app's engine and add the header to every response, when the config asks for it."""
     if not app.config.get("SQL_COUNT_HEADER"):
@@ -20,8 +26,7 @@ def register(app: Flask) -> None:
 
     @event.listens_for(engine, "before_cursor_execute")
     def _count(_conn, _cursor, _statement, _parameters, _context, _executemany):
-        if has_request_context():
-            g.sql_statements = g.get("sql_statements", 0) + 1
+        note_statement()
 
     @app.after_request
     def _report(response):

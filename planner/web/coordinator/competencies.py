@@ -15,6 +15,7 @@ from planner.web.coordinator.forms_postings import EmptyForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.form_errors import show_error
+from planner.web.pagecache import cached_page
 
 
 def _fields(form: CompetencyForm) -> CompetencyFields:
@@ -29,6 +30,7 @@ def _fields(form: CompetencyForm) -> CompetencyFields:
 
 
 @bp.route("/competencies")
+@cached_page
 def competencies_list():
     search = request.args.get("q", "").strip()[:200]
     page = library_queries.list_library(get_session(), search=search)

@@ -40,6 +40,7 @@ from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.form_errors import show_error
 from planner.web.mail_settings import mail_settings
+from planner.web.pagecache import cached_page
 
 
 def _batch_token(posting_id: int, proposals: dict[int, list[dict]]) -> str:
@@ -59,6 +60,7 @@ def _windows(form) -> list[WindowInput]:
 
 
 @bp.route("/loops")
+@cached_page
 def loops_list():
     session = get_session()
     status = request.args.get("status", "")
@@ -74,6 +76,7 @@ def loops_list():
 
 
 @bp.route("/postings/<int:posting_id>/loops")
+@cached_page
 def posting_loops(posting_id: int):
     session = get_session()
     posting = _posting(posting_id)
@@ -172,6 +175,7 @@ def loop_new():
 
 
 @bp.route("/loops/<int:loop_id>")
+@cached_page
 def loop_view(loop_id: int):
     detail = loop_detail(loop_id)
     session = get_session()

@@ -15,6 +15,7 @@ from planner.services.outbox import SmtpSettings, eml_bytes, resend
 from planner.web.coordinator.forms_outbox import OutboxFilterForm
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.pagecache import cached_page
 
 TABS = ("all", "pending", "sending", "sent", "failed")
 #: Loop ids beyond this are not looked up (no loop has one; SQLite cannot even bind some of them).
@@ -22,6 +23,7 @@ MAX_ID = 2**31 - 1
 
 
 @bp.route("/outbox")
+@cached_page
 def outbox_list():
     state = request.args.get("state", "all")
     if state not in TABS:

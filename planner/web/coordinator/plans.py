@@ -19,6 +19,7 @@ from planner.web.coordinator.forms_plans import (
 )
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
+from planner.web.pagecache import cached_page
 
 
 def _posting(posting_id: int) -> Posting:
@@ -53,6 +54,7 @@ def _render_editor(editor, round_form=None, status: int = 200):
 
 
 @bp.route("/postings/<int:posting_id>/plan")
+@cached_page
 def plan_edit(posting_id: int):
     return _render_editor(_editor(posting_id))
 

@@ -28,11 +28,13 @@ from planner.web.coordinator.forms_pool import (
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.form_errors import field_named_by
+from planner.web.pagecache import cached_page
 
 # ---------------------------------------------------------------------------------- list
 
 
 @bp.route("/interviewers")
+@cached_page
 def pool_list():
     session = get_session()
     form = PoolFilterForm(request.args)
@@ -233,6 +235,7 @@ def render_detail(
 
 
 @bp.route("/interviewers/<int:interviewer_id>")
+@cached_page
 def pool_view(interviewer_id: int):
     return render_detail(interviewer_id)
 

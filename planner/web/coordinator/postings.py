@@ -16,6 +16,7 @@ from planner.web.coordinator.forms_postings import AddCompetencyForm, EmptyForm,
 from planner.web.coordinator.views import bp
 from planner.web.dbsession import get_session
 from planner.web.form_errors import show_error
+from planner.web.pagecache import cached_page
 
 STATE_LABELS = {
     "accept": "accepted",
@@ -26,6 +27,7 @@ STATE_LABELS = {
 
 
 @bp.route("/postings")
+@cached_page
 def postings_list():
     search = request.args.get("q", "").strip()[:200]
     status = request.args.get("status", "")
@@ -116,6 +118,7 @@ def posting_edit(posting_id: int):
 
 
 @bp.route("/postings/<int:posting_id>")
+@cached_page
 def posting_view(posting_id: int):
     return _render_view(posting_id)
 

@@ -15,6 +15,7 @@ from planner.web.dbsession import get_session
 from planner.web.filters import local, local_time
 from planner.web.interviewer.forms import ScorecardForm
 from planner.web.mail_settings import mail_settings
+from planner.web.pagecache import cached_page
 from planner.web.roles import restrict_blueprint
 
 bp = Blueprint("interviewer", __name__, url_prefix="/interviewer")
@@ -28,6 +29,7 @@ def feed_links(token: str) -> dict[str, str]:
 
 
 @bp.route("/")
+@cached_page
 def home():
     session = get_session()
     me = interviewer_for_user(session, current_user.id)

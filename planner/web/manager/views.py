@@ -15,6 +15,7 @@ from planner.queries.evidence import get_posting_evidence
 from planner.web import paging
 from planner.web.dbsession import get_session
 from planner.web.extensions import login_manager
+from planner.web.pagecache import cached_page
 
 bp = Blueprint("manager", __name__, url_prefix="/manager")
 #: Pages a coordinator may read too (they run the loops the evidence comes from).
@@ -33,6 +34,7 @@ def _require_role():
 
 
 @bp.route("/")
+@cached_page
 def home():
     postings = coverage_queries.list_posting_coverage(get_session())
     # The tiles count every posting; the table shows a page of them (COVERAGE_PAGE_SIZE), problems first.
@@ -49,6 +51,7 @@ def _posting(posting_id: int):
 
 
 @bp.route("/postings/<int:posting_id>")
+@cached_page
 def posting_coverage(posting_id: int):
     return render_template("manager/posting.html", view=_posting(posting_id))
 
@@ -64,6 +67,7 @@ def posting_coverage_csv(posting_id: int):
 
 
 @bp.route("/postings/<int:posting_id>/evidence")
+@cached_page
 def posting_evidence(posting_id: int):
     try:
         view = get_posting_evidence(get_session(), posting_id, utcnow())
