@@ -59,6 +59,9 @@ FULL = Size(postings=200, interviewers=2000, interviews=20_000)
 SHORT = Size(postings=20, interviewers=200, interviews=2000)
 GOAL_RATIO, GOAL_P95_MS = 0.25, 50.0
 SQL_TOLERANCE = 2
+# Every request carries the same User-Agent as the sign-in did, as a browser's do: Flask-Login's session
+# protection marks a session "not fresh" (and rewrites its cookie) when the agent changes.
+USER_AGENT = "planner-page-benchmark"
 
 
 def pages(filled) -> list[tuple[str, str, str]]:
@@ -132,6 +135,7 @@ def session_cookie(base: str, email: str) -> str:
     """Sign in through the login form; return the Cookie header value of the signed-in session."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.addheaders = [("User-Agent", USER_AGENT)]
     page = opener.open(base + "/login").read().decode()
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     body = urllib.parse.urlencode({"email": email, "password": PASSWORD, "csrf_token": token}).encode()
@@ -139,10 +143,14 @@ def session_cookie(base: str, email: str) -> str:
     return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 
+def _headers(cookie: str) -> dict[str, str]:
+    return {"User-Agent": USER_AGENT, **({"Cookie": cookie} if cookie else {})}
+
+
 def statements(base: str, path: str, cookie: str) -> tuple[int, int]:
     """(HTTP status, SQL statements) of one request that misses the page cache."""
     path += ("&" if "?" in path else "?") + "bench-first=1"
-    request = urllib.request.Request(base + path, headers={"Cookie": cookie} if cookie else {})
+    request = urllib.request.Request(base + path, headers=_headers(cookie))
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, int(response.headers.get("X-SQL-Statements", "-1"))
@@ -155,7 +163,7 @@ def uncached_ms(base: str, path: str, cookie: str, times: int = 5) -> float:
     spent = []
     for n in range(times):
         url = f"{base}{path}{'&' if '?' in path else '?'}bench-uncached={n}-{time.monotonic_ns()}"
-        request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+        request = urllib.request.Request(url, headers=_headers(cookie))
         started = time.perf_counter()
         with urllib.request.urlopen(request, timeout=60) as response:
             response.read()
@@ -168,7 +176,8 @@ def drive(url: str, cookie: str, seconds: float, connections: int) -> dict:
     result = subprocess.run(
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s",
          str(ROOT / "benchmarks" / "wrk_report.lua"), url],
-        capture_output=True, text=True, env={**os.environ, "BENCH_COOKIE": cookie}, check=True)
+        capture_output=True, text=True, env={**os.environ, "BENCH_COOKIE": cookie, "BENCH_USER_AGENT": USER_AGENT},
+        check=True)
     line = next(line for line in result.stdout.splitlines() if line.startswith("WRK "))
     data = json.loads(line[4:])
     data["rps"] = data["requests"] / (data["duration_us"] / 1e6)

@@ -1,6 +1,8 @@
--- wrk script for benchmarks/pages.py: sends the signed-in session cookie (BENCH_COOKIE) and prints one
+-- wrk script for benchmarks/pages.py: sends the signed-in session cookie (BENCH_COOKIE) with the sign-in's
+-- User-Agent (BENCH_USER_AGENT), and prints one
 -- JSON line with the request count, errors, non-2xx answers and the latency percentiles in microseconds.
 local cookie = os.getenv("BENCH_COOKIE")
+wrk.headers["User-Agent"] = os.getenv("BENCH_USER_AGENT") or "wrk"
 if cookie and cookie ~= "" then
   wrk.headers["Cookie"] = cookie
 end
