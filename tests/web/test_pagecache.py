@@ -131,11 +131,12 @@ def _csrf(client, url: str) -> str:
 
 def test_one_persons_page_is_never_served_to_another(cached_app, coordinator, db, make_user):
     """Another coordinator gets their own copy; an interviewer gets 403 and a stranger the login page."""
-    coordinator.get("/coordinator/")
-    assert _kept(coordinator, "/coordinator/")
     other = _signed_in(cached_app, db, make_user, "other@example.com", "coordinator")
-    assert not _kept(other, "/coordinator/")
     interviewer = _signed_in(cached_app, db, make_user, "panel@example.com", "interviewer")
+    coordinator.get("/coordinator/")
+    assert _kept(coordinator, "/coordinator/")  # nothing is written from here on
+    assert not _kept(other, "/coordinator/")
+    assert _kept(other, "/coordinator/")
     assert interviewer.get("/coordinator/").status_code == 403
     stranger = cached_app.test_client().get("/coordinator/")
     assert stranger.status_code == 302 and stranger.headers["Location"].startswith("/login")
