@@ -31,19 +31,20 @@ _has_table: weakref.WeakKeyDictionary[Engine, bool] = weakref.WeakKeyDictionary(
 
 
 def local_writes() -> int:
-    """How many statements that may write this process has run so far."""
+    """How many statements that changed rows (or may have: DDL, unknown counts) this process has run so far."""
     return _local_writes[0]
 
 
-@event.listens_for(Engine, "before_cursor_execute")
-def _note_write(conn: Connection, _cursor, statement: str, _parameters, _context, _executemany):
+@event.listens_for(Engine, "after_cursor_execute")
+def _note_write(conn: Connection, cursor, statement: str, _parameters, _context, _executemany):
     # Listening on the class covers every engine, including the ones tests bind sessions to.
     head = statement.lstrip()[:40].upper()
     if head.startswith(_READS):
         return
     if head.startswith(("CREATE", "DROP", "ALTER")):
         conn.info[_DDL] = True  # a migration may create or drop the table itself
-    elif TABLE.upper() in head:
+    elif TABLE.upper() in head or cursor.rowcount == 0:
+        # An UPDATE or DELETE that matched nothing changed nothing (the worker's idle polls, say).
         return
     _local_writes[0] += 1
     conn.info[_WROTE] = True
