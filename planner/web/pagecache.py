@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from flask import Flask, Response, g, request, session
 
+from planner.config import ConfigError
 from planner.data_version import DataVersion, local_writes
 from planner.web import sqlcount
 
@@ -101,13 +102,26 @@ def _session_digest() -> bytes:
     return hashlib.sha256(json.dumps(dict(session), sort_keys=True, default=str).encode()).digest()
 
 
+def _setting(app: Flask, key: str, kind: type) -> float | int:
+    """A number that is zero or more, or a start-up error of one sentence naming the setting."""
+    value = app.config.get(key)
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        number = -1
+    if isinstance(value, bool) or number < 0 or (isinstance(value, float) and number != value):
+        raise ConfigError(f"{key} is {value!r}; it must be a number of zero or more "
+                          f"({'whole ' if kind is int else ''}{'bytes' if kind is int else 'seconds'}).")
+    return number
+
+
 def register(app: Flask) -> None:
     """Serve marked pages from the store before any role check, and keep what they answer."""
-    seconds = float(app.config.get("PAGE_CACHE_SECONDS") or 0)
-    if seconds <= 0:
+    seconds = _setting(app, "PAGE_CACHE_SECONDS", float)
+    if seconds == 0:
         return
     data_version = DataVersion(app.extensions["planner.engine"])
-    store = PageStore(seconds, int(app.config.get("PAGE_CACHE_MAX_BYTES") or 32 * 1024 * 1024))
+    store = PageStore(seconds, _setting(app, "PAGE_CACHE_MAX_BYTES", int))
     app.extensions["planner.page_cache"] = store
 
     @app.before_request

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from planner.web.pagecache import PageStore, _Page
 
 
@@ -41,3 +43,13 @@ def test_pages_older_than_the_limit_are_not_served():
     assert store.get("v", ("a",)) is not None
     time.sleep(0.06)
     assert store.get("v", ("a",)) is None
+
+
+@pytest.mark.parametrize(("key", "value"), [("PAGE_CACHE_SECONDS", "soon"), ("PAGE_CACHE_SECONDS", -5),
+                                            ("PAGE_CACHE_MAX_BYTES", "lots"), ("PAGE_CACHE_MAX_BYTES", 2.5)])
+def test_a_setting_that_is_not_a_count_stops_start_up_with_one_sentence(database_url, key, value):
+    from planner import create_app
+    from planner.config import ConfigError
+
+    with pytest.raises(ConfigError, match=f"^{key} is .* it must be a number of zero or more"):
+        create_app({"DATABASE_URL": database_url, "SECRET_KEY": "x", key: value})
