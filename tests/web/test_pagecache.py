@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from planner.models import Competency
 from planner.services.library import seed_library
+from tests.security.securityutil import csrf_token
 
 STATEMENTS = "X-SQL-Statements"
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,28 +21,33 @@ NEW = {"name": "Kernel tuning", "slug": "kernel-tuning", "category": "technical"
        "rubric_strong": "", "rubric_weak": "", "phrases": "kernel tuning"}
 
 
-def _app(session_factory, database_url, **config):
+@contextmanager
+def _serving(database_url, session_factory=None, **config):
+    """The app with ``config``; its requests share the test's rolled-back session when one is given."""
     from planner import create_app
 
     # CSRF on, as served: the login page gives the session its CSRF secret, as it does in a browser.
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "SECRET_KEY": "test-secret",
                       "MAIL_SERVER": None, "SQL_COUNT_HEADER": True, **config})
-    app.extensions["planner.sessionmaker"] = session_factory
-    return app
+    if session_factory is not None:
+        app.extensions["planner.sessionmaker"] = session_factory
+    try:
+        yield app
+    finally:
+        app.extensions["planner.engine"].dispose()
 
 
 @pytest.fixture
 def cached_app(session_factory, database_url):
-    app = _app(session_factory, database_url)
-    yield app
-    app.extensions["planner.engine"].dispose()
+    with _serving(database_url, session_factory) as app:
+        yield app
 
 
 def _signed_in(app, db, make_user, email: str, *roles: str):
     make_user(email=email, roles=roles)
     db.commit()
     client = app.test_client()
-    form = {"email": email, "password": "password123", "csrf_token": _csrf(client, "/login")}
+    form = {"email": email, "password": "password123", "csrf_token": csrf_token(client, "/login")}
     assert client.post("/login", data=form).status_code == 302
     return client
 
@@ -86,7 +92,7 @@ def test_a_change_through_a_form_shows_at_once(coordinator, db):
     """Adding a competency is on the list the next time it is asked for, cached before or not."""
     assert b"Kernel tuning" not in coordinator.get("/coordinator/competencies").data
     coordinator.get("/coordinator/competencies")
-    form = {**NEW, "csrf_token": _csrf(coordinator, "/coordinator/competencies/new")}
+    form = {**NEW, "csrf_token": csrf_token(coordinator, "/coordinator/competencies/new")}
     assert coordinator.post("/coordinator/competencies/new", data=form).status_code == 302
     after, kept = _get(coordinator, "/coordinator/competencies")
     assert not kept and b"Kernel tuning" in after.data
@@ -95,7 +101,6 @@ def test_a_change_through_a_form_shows_at_once(coordinator, db):
 
 def test_a_change_from_another_process_shows_at_once(committed_db, database_url, make_user):
     """A write by another planner process (the worker, the command line) is seen through the data version."""
-    from planner import create_app
     from planner.db import make_session_factory
 
     with make_session_factory(committed_db)() as session:
@@ -104,11 +109,10 @@ def test_a_change_from_another_process_shows_at_once(committed_db, database_url,
 
         create_user(session, email="c@example.com", name="C", password="password123", roles=["coordinator"])
         session.commit()
-    app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "x", "SQL_COUNT_HEADER": True})
-    try:
+    with _serving(database_url) as app:
         client = app.test_client()
         client.post("/login", data={"email": "c@example.com", "password": "password123",
-                                    "csrf_token": _csrf(client, "/login")})
+                                    "csrf_token": csrf_token(client, "/login")})
         client.get("/coordinator/competencies")
         assert _kept(client, "/coordinator/competencies")
         script = ("import sys; from sqlalchemy import text; from planner.db import make_engine; "
@@ -120,13 +124,6 @@ def test_a_change_from_another_process_shows_at_once(committed_db, database_url,
         after, kept = _get(client, "/coordinator/competencies")
         assert not kept and b"Compilers, renamed elsewhere" in after.data
         assert _statements(after) > 1  # this app's own engine: the header counts every statement
-    finally:
-        app.extensions["planner.engine"].dispose()
-
-
-def _csrf(client, url: str) -> str:
-    page = client.get(url).get_data(as_text=True)
-    return re.search(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page).group(1)
 
 
 def test_one_persons_page_is_never_served_to_another(cached_app, coordinator, db, make_user):
@@ -146,7 +143,8 @@ def test_signed_out_session_is_not_served_the_page(coordinator):
     """After signing out, the same browser gets the login page, not the page it had."""
     coordinator.get("/coordinator/loops")
     assert _kept(coordinator, "/coordinator/loops")
-    assert coordinator.post("/logout", data={"csrf_token": _csrf(coordinator, "/coordinator/loops")}).status_code == 302
+    token = csrf_token(coordinator, "/coordinator/loops")
+    assert coordinator.post("/logout", data={"csrf_token": token}).status_code == 302
     response = coordinator.get("/coordinator/loops")
     assert response.status_code == 302 and response.headers["Location"].startswith("/login")
 
@@ -165,27 +163,21 @@ def test_a_waiting_message_is_shown_not_a_kept_page(coordinator):
 def test_pages_expire_after_the_configured_seconds(session_factory, database_url, db, make_user):
     """What only the clock changes (past, overdue) is recomputed once the time limit has passed."""
     seed_library(db)
-    app = _app(session_factory, database_url, PAGE_CACHE_SECONDS=0.3)
-    try:
+    with _serving(database_url, session_factory, PAGE_CACHE_SECONDS=0.3) as app:
         client = _signed_in(app, db, make_user, "c@example.com", "coordinator")
         client.get("/coordinator/competencies")
         assert _kept(client, "/coordinator/competencies")
         time.sleep(0.4)
         assert not _kept(client, "/coordinator/competencies")
-    finally:
-        app.extensions["planner.engine"].dispose()
 
 
 def test_zero_seconds_turns_the_cache_off(session_factory, database_url, db, make_user):
     seed_library(db)
-    app = _app(session_factory, database_url, PAGE_CACHE_SECONDS=0)
-    try:
+    with _serving(database_url, session_factory, PAGE_CACHE_SECONDS=0) as app:
         client = _signed_in(app, db, make_user, "c@example.com", "coordinator")
         client.get("/coordinator/competencies")
         assert not _kept(client, "/coordinator/competencies")
         assert "planner.page_cache" not in app.extensions
-    finally:
-        app.extensions["planner.engine"].dispose()
 
 
 def test_unmarked_pages_and_writes_are_never_kept(coordinator):
