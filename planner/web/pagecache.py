@@ -102,7 +102,7 @@ def _session_digest() -> bytes:
     return hashlib.sha256(json.dumps(dict(session), sort_keys=True, default=str).encode()).digest()
 
 
-def _setting(app: Flask, key: str, kind: type) -> float | int:
+def _setting(app: Flask, key: str, kind: type, unit: str) -> float | int:
     """A number that is zero or more, or a start-up error of one sentence naming the setting."""
     value = app.config.get(key)
     try:
@@ -110,18 +110,17 @@ def _setting(app: Flask, key: str, kind: type) -> float | int:
     except (TypeError, ValueError):
         number = -1
     if isinstance(value, bool) or number < 0 or (isinstance(value, float) and number != value):
-        raise ConfigError(f"{key} is {value!r}; it must be a number of zero or more "
-                          f"({'whole ' if kind is int else ''}{'bytes' if kind is int else 'seconds'}).")
+        raise ConfigError(f"{key} is {value!r}; it must be a number of zero or more ({unit}).")
     return number
 
 
 def register(app: Flask) -> None:
     """Serve marked pages from the store before any role check, and keep what they answer."""
-    seconds = _setting(app, "PAGE_CACHE_SECONDS", float)
+    seconds = _setting(app, "PAGE_CACHE_SECONDS", float, "seconds")
     if seconds == 0:
         return
     data_version = DataVersion(app.extensions["planner.engine"])
-    store = PageStore(seconds, _setting(app, "PAGE_CACHE_MAX_BYTES", int))
+    store = PageStore(seconds, _setting(app, "PAGE_CACHE_MAX_BYTES", int, "whole bytes"))
     app.extensions["planner.page_cache"] = store
 
     @app.before_request
@@ -137,7 +136,6 @@ def register(app: Flask) -> None:
         key = (request.host_url, request.full_path, _session_digest())
         page = store.get(version, key)
         if page is not None:
-            g.page_cache_hit = True
             response = Response(page.body, status=page.status, headers=list(page.headers))
             # A feed reader asking "changed since?" still gets its 304.
             return response.make_conditional(request) if "ETag" in response.headers else response
