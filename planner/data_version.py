@@ -53,17 +53,20 @@ def _note_write(conn: Connection, cursor, statement: str, _parameters, _context,
 @event.listens_for(Engine, "commit")
 def _bump_before_commit(conn: Connection):
     # Fired before the driver's COMMIT, inside the transaction: the new token commits with the data.
-    if conn.info.pop(_DDL, False):
-        _has_table.pop(conn.engine, None)
-    if conn.info.pop(_WROTE, False) and _table_exists(conn):
+    if _end_transaction(conn) and _table_exists(conn):
         conn.execute(_BUMP, {"token": uuid4().hex})
 
 
 @event.listens_for(Engine, "rollback")
 def _forget_write(conn: Connection):
-    conn.info.pop(_WROTE, None)
+    _end_transaction(conn)
+
+
+def _end_transaction(conn: Connection) -> bool:
+    """Forget what the ending transaction did on ``conn``; whether it wrote."""
     if conn.info.pop(_DDL, False):
         _has_table.pop(conn.engine, None)
+    return conn.info.pop(_WROTE, False)
 
 
 def _table_exists(conn: Connection) -> bool:
