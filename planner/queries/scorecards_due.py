@@ -77,20 +77,27 @@ def _overdue_query(now: datetime, due_hours: int, columns):
 def list_overdue(session: Session, *, now: datetime, due_hours: int = DEFAULT_DUE_HOURS,
                  limit: int | None = None, interviewer_ids=None) -> list[OverdueScorecard]:
     """Overdue scorecards, most overdue first (one query), optionally of some interviewers only."""
-    query = _overdue_query(now, due_hours, (
-        Interview.id, Interview.loop_id, Interview.round_name, Candidate.name, Interview.start, Interview.end,
-        Interviewer.id, Interviewer.name, Interviewer.email, Interviewer.timezone, Interviewer.active,
-        Scorecard.id))
+    query = _overdue_query(now, due_hours, (*_listed_columns(), Candidate.name.label("candidate")))
     query = (query.join(Loop, Loop.id == Interview.loop_id).join(Candidate, Candidate.id == Loop.candidate_id)
              .order_by(Interview.end, Interview.id, Interviewer.name))
     if interviewer_ids is not None:
         query = query.where(Seat.interviewer_id.in_(interviewer_ids))
     if limit is not None:
         query = query.limit(limit)
-    return [OverdueScorecard(iid, lid, round_name, candidate, start, end, due_at(end, due_hours), pid, name, email,
-                             tz, active, card_id is not None)
-            for iid, lid, round_name, candidate, start, end, pid, name, email, tz, active, card_id
-            in session.execute(query)]
+    return [_item(row, due_hours) for row in session.execute(query)]
+
+
+def _listed_columns() -> tuple:
+    """What a listed overdue scorecard shows, but its candidate's name (labelled as _item reads them)."""
+    return (Interview.id.label("interview_id"), Interview.loop_id, Interview.round_name, Interview.start,
+            Interview.end, Interviewer.id.label("interviewer_id"), Interviewer.name, Interviewer.email,
+            Interviewer.timezone, Interviewer.active, Scorecard.id.label("card_id"))
+
+
+def _item(row, due_hours: int) -> OverdueScorecard:
+    return OverdueScorecard(row.interview_id, row.loop_id, row.round_name, row.candidate, row.start, row.end,
+                            due_at(row.end, due_hours), row.interviewer_id, row.name, row.email, row.timezone,
+                            row.active, row.card_id is not None)
 
 
 def get_overdue_scorecards(session: Session, *, now: datetime, due_hours: int = DEFAULT_DUE_HOURS,
@@ -101,20 +108,12 @@ def get_overdue_scorecards(session: Session, *, now: datetime, due_hours: int = 
     second scan, and candidates' names are joined for the listed rows only (every join here follows a
     required foreign key, so none of them drops a row).
     """
-    first = _overdue_query(now, due_hours, (
-        Interview.id.label("interview_id"), Interview.loop_id, Interview.round_name, Interview.start,
-        Interview.end, Interviewer.id.label("interviewer_id"), Interviewer.name, Interviewer.email,
-        Interviewer.timezone, Interviewer.active, Scorecard.id.label("card_id"),
-        func.count().over().label("total"),
-    )).order_by(Interview.end, Interview.id, Interviewer.name).limit(limit).subquery()
+    columns = (*_listed_columns(), func.count().over().label("total"))
+    first = (_overdue_query(now, due_hours, columns)
+             .order_by(Interview.end, Interview.id, Interviewer.name).limit(limit).subquery())
     rows = session.execute(
         select(first, Candidate.name.label("candidate"))
         .join(Loop, Loop.id == first.c.loop_id).join(Candidate, Candidate.id == Loop.candidate_id)
         .order_by(first.c.end, first.c.interview_id, first.c.name)
     ).all()
-    items = tuple(
-        OverdueScorecard(row.interview_id, row.loop_id, row.round_name, row.candidate, row.start, row.end,
-                         due_at(row.end, due_hours), row.interviewer_id, row.name, row.email, row.timezone,
-                         row.active, row.card_id is not None)
-        for row in rows)
-    return OverdueList(items, rows[0].total if rows else 0, due_hours, now)
+    return OverdueList(tuple(_item(row, due_hours) for row in rows), rows[0].total if rows else 0, due_hours, now)
